@@ -1,0 +1,1271 @@
+"""Layer two of loading: S-expressions -> typed AST, with every load-time check.
+
+A form is recognised by its head (a keyword, or the shape of a non-keyword
+head, language spec Appendix A) and checked against its signature: arity,
+operand types, scoping, placement.  Types are inferred bottom-up (spec §3.5),
+so `(top X)` becomes a card or a pile by the type of X, and `(== 'A 'B)`
+compares whatever both variables hold.  Errors are collected, not raised at the
+first: a failing sub-form yields a `Poison` node compatible with everything, so
+one mistake does not cascade into a dozen.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Callable, Optional
+
+import attrs
+
+from . import ast as A
+from .ast import T
+from .errors import Diagnostic, LoadError, Span, UsageError
+from .sexpr import Atom, SList, SourceFile, read_sexprs, to_text
+
+KINDS = {k.value: k for k in A.Visibility}
+STORAGE_TYPES = {"sto": T.INT, "str": T.STR, "points": T.POINTS}
+COMPARABLE = {T.INT, T.STR, T.CARD, T.PLAYER, T.TEAM}
+ACTIONS = {"move", "remember", "forget", "swap", "shuffle", "set", "inc", "dec", "cycle", "turn", "repeat", "create"}
+
+
+class _Fail(Exception):
+    """Aborts the current form; the diagnostic is already recorded."""
+
+
+@attrs.frozen(slots=True)
+class Poison(A.Expr):
+    """Stands for a sub-form that failed to check; compatible with any type."""
+
+
+ANY = None  # the "type" of a Poison node
+
+
+def _article(t) -> str:
+    s = str(t)
+    return ("an " if s[0] in "AEIOU" else "a ") + s
+
+
+@attrs.frozen(slots=True)
+class Binding:
+    type: T
+    span: Span
+    declared: bool = False
+
+
+class Builder:
+    """Turns the S-expressions of one file into a typed `ast.Game`, collecting diagnostics."""
+
+    def __init__(self, src: SourceFile):
+        self.src = src
+        self.errors: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
+        self.declared: dict[str, Binding] = {}
+
+    # ------------------------------------------------------------ diagnostics
+
+    def error(self, cls: str, message: str, at, notes=()) -> None:
+        span = at.span if not isinstance(at, Span) else at
+        self.errors.append(self.src.diag("error", cls, message, span, notes))
+
+    def fail(self, cls: str, message: str, at, notes=()):
+        self.error(cls, message, at, notes)
+        raise _Fail()
+
+    def warn(self, cls: str, message: str, at) -> None:
+        span = at.span if not isinstance(at, Span) else at
+        self.warnings.append(self.src.diag("warning", cls, message, span))
+
+    def guard(self, fn: Callable, *args):
+        """Run fn(*args); on failure return a Poison node so checking can go on."""
+        try:
+            return fn(*args)
+        except _Fail:
+            sx = args[0]
+            return (Poison(span=sx.span), ANY)
+
+    # ------------------------------------------------------------ helpers
+
+    @staticmethod
+    def kw(x, *words) -> bool:
+        return isinstance(x, Atom) and x.kind == "KEYWORD" and (not words or x.text in words)
+
+    def arity(self, sx: SList, *allowed: int, shape: str) -> None:
+        if len(sx) not in allowed:
+            self.fail("syntax", f"`{shape}` takes {self._count(allowed)} elements, but {to_text(sx)} has {len(sx)}", sx)
+
+    @staticmethod
+    def _count(allowed) -> str:
+        return " or ".join(str(a) for a in allowed)
+
+    def need_keyword(self, x, words: tuple, what: str, parent) -> str:
+        if not self.kw(x, *words):
+            got = to_text(x) if x is not None else "nothing"
+            self.fail("syntax", f"expected {what} ({' or '.join('`%s`' % w for w in words)}), found {got}", x if x is not None else parent)
+        return x.text
+
+    def need_list(self, x, what: str, parent) -> SList:
+        if not isinstance(x, SList):
+            self.fail("syntax", f"expected {what}, found `{to_text(x)}`", x if x is not None else parent)
+        return x
+
+    def need_var(self, x, parent) -> str:
+        if not (isinstance(x, Atom) and x.kind == "VAR"):
+            self.fail("syntax", f"expected a variable such as 'X, found {to_text(x)}", x if x is not None else parent)
+        return x.value
+
+    def using(self, sx: SList, i: int, scope):
+        """`using <pm>` at positions i, i+1."""
+        self.need_keyword(sx[i], ("using",), "the keyword", sx)
+        return self.expect(sx[i + 1], scope, T.POINTS)
+
+    # ------------------------------------------------------------ typing core
+
+    def expect(self, sx, scope, want: T):
+        """Build sx and check that its type is `want` (a Team counts as players where players are wanted)."""
+        node, t = self.guard(self.infer, sx, scope)
+        return self.coerce(node, t, want, sx)
+
+    def coerce(self, node, t, want: T, sx):
+        if t is ANY or t == want:
+            return node
+        if want == T.PLAYERS and t == T.TEAM:
+            return A.TeamAsPlayers(node, span=node.span)
+        self.type_error(node, t, want, sx)
+        return Poison(span=sx.span)
+
+    def type_error(self, node, t, want, sx, role: str = ""):
+        notes = ()
+        what = to_text(sx)
+        extra = ""
+        if isinstance(node, A.Var):
+            b = None
+        msg = f"{role}expected {_article(want)}, but {what} is {_article(t)}{extra}"
+        self.error("type", msg, sx, notes)
+
+    def collection(self, sx, scope):
+        """Build a collection expression; returns (node, type) with Team -> its members."""
+        node, t = self.guard(self.infer, sx, scope)
+        if t == T.TEAM:
+            return A.TeamAsPlayers(node, span=node.span), T.PLAYERS
+        if t is not ANY and t not in A.COLLECTIONS:
+            self.error("type", f"expected a collection, but {to_text(sx)} is {_article(t)}", sx)
+            return Poison(span=sx.span), ANY
+        return node, t
+
+    def bind(self, scope: dict, name: str, t, at) -> dict:
+        new = dict(scope)
+        new[name] = Binding(t if t is not ANY else ANY, at.span)
+        return new
+
+    # ------------------------------------------------------------ expressions
+
+    def infer(self, sx, scope):
+        """(node, type) of an expression in value position."""
+        if isinstance(sx, Atom):
+            return self.atom(sx, scope)
+        if not sx.items:
+            self.fail("syntax", "`()` is not a form", sx)
+        head = sx.head
+        if isinstance(head, Atom) and head.kind in ("KEYWORD", "OP"):
+            fn = EXPR_FORMS.get(head.text)
+            if fn is None:
+                if head.text in ACTIONS or head.text in ("do", "choice", "stage", "let"):
+                    self.fail("placement", f"`{head.text}` is not an expression: {to_text(sx)} cannot stand where a value is expected", sx)
+                self.fail("syntax", f"`{head.text}` cannot begin a form here: {to_text(sx)}", sx)
+            return fn(self, sx, scope)
+        return self.headless(sx, scope)
+
+    def atom(self, a: Atom, scope):
+        k = a.kind
+        if k == "INT":
+            return A.IntLit(a.value, span=a.span), T.INT
+        if k == "NAME":
+            return A.Name(a.text, span=a.span), T.STR
+        if k == "VAR":
+            b = scope.get(a.value)
+            if b is None:
+                self.fail("scope", f"variable {a.text} is not bound here (no enclosing binder or declare)", a)
+            return A.Var(a.value, b.type, span=a.span), b.type
+        if k == "KEYWORD":
+            if a.text in ("player", "team"):
+                return A.AllOf(a.text, span=a.span), (T.PLAYERS if a.text == "player" else T.TEAMS)
+            if a.text == "game":
+                self.fail("type", "`game` is an owner only: it cannot stand alone as a value", a)
+            self.fail("syntax", f"the keyword `{a.text}` cannot stand alone here", a)
+        self.fail("syntax", f"unexpected `{a.text}`", a)
+
+    def headless(self, sx: SList, scope):
+        """Forms whose head is not a keyword: locations, storage, who-by-id, name lists, indexing."""
+        items = sx.items
+        head = items[0]
+        second = items[1] if len(items) > 1 else None
+        if isinstance(head, Atom) and head.kind == "NAME" and (second is None or (isinstance(second, Atom) and second.kind == "COMMA")):
+            return self.name_list(sx)
+        if self.kw(second, *KINDS):
+            self.arity(sx, 3, 4, shape="(<owner> <kind> <name> [<index>])")
+            owner = self.pile_owner(head, scope)
+            name = self.expect(items[2], scope, T.STR)
+            index = self.expect(items[3], scope, T.INT) if len(items) == 4 else None
+            return A.Location(owner, KINDS[second.text], name, index, span=sx.span), T.PILE
+        if self.kw(second, "sto", "str", "points"):
+            self.arity(sx, 3, shape=f"(<owner> {second.text} <name>)")
+            owner = self.storage_owner(head, scope)
+            name = self.expect(items[2], scope, T.STR)
+            return A.Storage(owner, second.text, name, span=sx.span), STORAGE_TYPES[second.text]
+        if self.kw(second, "player", "team"):
+            self.arity(sx, 2, shape=f"(<int> {second.text})")
+            idx = self.expect(head, scope, T.INT)
+            return A.WhoById(idx, second.text, span=sx.span), (T.PLAYER if second.text == "player" else T.TEAM)
+        if len(items) == 2:
+            idx_node, it = self.guard(self.infer, head, scope)
+            if it is not ANY and it != T.INT:
+                if it == T.BOOL:
+                    self.fail("placement", f"{to_text(sx)} looks like a guarded clause, which is allowed only where a clause is expected", sx)
+                self.fail("type", f"cannot read {to_text(sx)}: an index must be an Integer, but {to_text(head)} is {_article(it)}", head)
+            node, t = self.guard(self.infer, second, scope)
+            if t == T.PILE:
+                return A.CardAt("index", node, idx_node, span=sx.span), T.CARD
+            if t == T.PILES:
+                return A.PileAt("index", node, idx_node, span=sx.span), T.PILE
+            if t is ANY:
+                return Poison(span=sx.span), ANY
+            self.fail("type", f"{to_text(sx)}: indexing needs a Pile or a PileCollection, but {to_text(second)} is {_article(t)}", second)
+        if isinstance(head, Atom) and head.kind == "NAME":
+            self.fail("syntax", f"cannot read {to_text(sx)}: a name list is written (A, B, C)", sx)
+        self.fail("syntax", f"cannot read {to_text(sx)} as an expression", sx)
+
+    def name_list(self, sx: SList):
+        names = []
+        for i, x in enumerate(sx.items):
+            if i % 2 == 0:
+                if not (isinstance(x, Atom) and x.kind == "NAME"):
+                    if isinstance(x, SList):
+                        self.fail("syntax", f"name lists cannot be nested: {to_text(sx)}", x)
+                    self.fail("syntax", f"expected a NAME in the name list, found `{to_text(x)}`", x)
+                names.append(x.text)
+            elif not (isinstance(x, Atom) and x.kind == "COMMA"):
+                self.fail("syntax", f"expected `,` between names, found `{to_text(x)}`", x)
+        if len(sx.items) % 2 == 0:
+            self.fail("syntax", "a name list cannot end with `,`", sx.items[-1])
+        return A.NameList(tuple(names), span=sx.span), T.STRS
+
+    def pile_owner(self, x, scope):
+        if self.kw(x, "game"):
+            return A.GameOwner(span=x.span)
+        node, t = self.guard(self.infer, x, scope)
+        if t is ANY or t == T.PLAYER:
+            return node
+        if t == T.TEAM:
+            self.fail("type", f"a team cannot own a pile: {to_text(x)} is a Team (teams own storage only)", x)
+        self.fail("type", f"a pile owner must be `game` or a Player, but {to_text(x)} is {_article(t)}", x)
+
+    def storage_owner(self, x, scope):
+        if self.kw(x, "game"):
+            return A.GameOwner(span=x.span)
+        node, t = self.guard(self.infer, x, scope)
+        if t is ANY or t in (T.PLAYER, T.TEAM):
+            return node
+        self.fail("type", f"a storage owner must be `game`, a Player or a Team, but {to_text(x)} is {_article(t)}", x)
+
+    # ------------------------------------------------------------ clauses and items
+
+    def clause(self, sx, scope, in_choice: bool):
+        try:
+            return self._clause(sx, scope, in_choice)
+        except _Fail:
+            return A.TurnPass(span=sx.span)
+
+    def _clause(self, sx, scope, in_choice: bool):
+        if isinstance(sx, Atom):
+            self.fail("syntax", f"expected a clause (an action, do, loop, let or guarded clause), found `{sx.text}`", sx)
+        if not sx.items:
+            self.fail("syntax", "`()` is not a clause", sx)
+        head = sx.head
+        if self.kw(head):
+            w = head.text
+            if w == "do":
+                return self.do_block(sx, scope, in_choice)
+            if w == "choice":
+                self.fail("placement", "a `choice` may only be a program item (or the body of a `let` item), not inside a do, loop or guarded clause", sx)
+            if w in ("any", "all"):
+                return self.loop(sx, scope, in_choice)
+            if w == "let":
+                return self.let(sx, scope, lambda body, sc: self.clause(body, sc, in_choice))
+            if w in ACTIONS:
+                return self.action(sx, scope, in_choice)
+            if w in ("stage",):
+                self.fail("placement", "a `stage` may only be a program item", sx)
+            self.fail("syntax", f"expected a clause (an action, do, loop, let or guarded clause), found {to_text(sx)}", sx)
+        if isinstance(head, SList) or (isinstance(head, Atom) and head.kind == "VAR"):
+            if len(sx) != 2:
+                self.fail("syntax", f"a guarded clause is (<condition> <clause>), but {to_text(sx)} has {len(sx)} elements", sx)
+            cond = self.expect(head, scope, T.BOOL)
+            body = self.clause(sx[1], scope, in_choice)
+            return A.Guarded(cond, body, span=sx.span)
+        self.fail("syntax", f"expected a clause (an action, do, loop, let or guarded clause), found {to_text(sx)}", sx)
+
+    def do_block(self, sx: SList, scope, in_choice: bool):
+        self.arity(sx, 2, shape="(do (<clause>+))")
+        body = self.need_list(sx[1], "a parenthesised list of clauses after `do`", sx)
+        if not body.items:
+            self.fail("syntax", "`do` needs at least one clause", body)
+        return A.Do(tuple(self.clause(c, scope, in_choice) for c in body.items), span=sx.span)
+
+    def choice(self, sx: SList, scope):
+        self.arity(sx, 2, shape="(choice (<clause>+))")
+        body = self.need_list(sx[1], "a parenthesised list of clauses after `choice`", sx)
+        if not body.items:
+            self.fail("syntax", "`choice` needs at least one clause", body)
+        return A.Choice(tuple(self.clause(c, scope, True) for c in body.items), span=sx.span)
+
+    def loop(self, sx: SList, scope, in_choice: bool):
+        self.arity(sx, 4, shape=f"({sx.head.text} <collection> 'V <body>)")
+        coll, t = self.collection(sx[1], scope)
+        var = self.need_var(sx[2], sx)
+        inner = self.bind(scope, var, A.ELEMENT.get(t, ANY), sx[2])
+        body = self.clause(sx[3], inner, in_choice)
+        return A.Loop(sx.head.text, coll, var, body, A.ELEMENT.get(t, T.INT), span=sx.span)
+
+    def let(self, sx: SList, scope, body_fn):
+        self.arity(sx, 4, shape="(let <value> 'V <body>)")
+        value, t = self.guard(self.infer, sx[1], scope)
+        if t == T.POINTS:
+            self.fail("type", "point maps cannot be held in variables", sx[1])
+        var = self.need_var(sx[2], sx)
+        inner = self.bind(scope, var, t, sx[2])
+        body = body_fn(sx[3], inner)
+        return A.Let(value, var, body, t if t is not ANY else T.INT, span=sx.span)
+
+    def item(self, sx, scope):
+        try:
+            return self._item(sx, scope)
+        except _Fail:
+            return A.Do((A.TurnPass(span=sx.span),), span=sx.span)
+
+    def _item(self, sx, scope):
+        if isinstance(sx, Atom) or not sx.items:
+            self.fail("syntax", f"expected a program item (do, choice, stage, loop or let), found {to_text(sx)}", sx)
+        head = sx.head
+        if self.kw(head, "do"):
+            return self.do_block(sx, scope, False)
+        if self.kw(head, "choice"):
+            return self.choice(sx, scope)
+        if self.kw(head, "stage"):
+            return self.stage(sx, scope)
+        if self.kw(head, "any", "all"):
+            return self.loop(sx, scope, False)
+        if self.kw(head, "let"):
+            def body(b, sc):
+                if isinstance(b, SList) and self.kw(b.head, "choice"):
+                    return self.choice(b, sc)
+                return self.clause(b, sc, False)
+            return self.let(sx, scope, body)
+        if self.kw(head, "create") and len(sx) > 1 and self.kw(sx[1], "players", "teams"):
+            self.fail("placement", f"`create {sx[1].text}` may only appear in setup", sx)
+        if self.kw(head, *ACTIONS) or isinstance(head, SList) or (isinstance(head, Atom) and head.kind == "VAR"):
+            self.fail("placement", f"a bare action or guarded clause is not a program item: wrap it in (do (…)): {to_text(sx)}", sx)
+        if self.kw(head, "setup", "scoring", "declare"):
+            self.fail("syntax", f"`{head.text}` is out of place: a game is (game (declare …)* (setup …) <item>+ (scoring …))", sx)
+        self.fail("syntax", f"expected a program item (do, choice, stage, loop or let), found {to_text(sx)}", sx)
+
+    def stage(self, sx: SList, scope):
+        if len(sx) < 4:
+            self.fail("syntax", f"a stage is (stage player|team (end <condition>) <item>+), but {to_text(sx)} has {len(sx)} elements", sx)
+        kind = self.need_keyword(sx[1], ("player", "team"), "the stage kind", sx)
+        end = self.need_list(sx[2], "(end <condition>)", sx)
+        if not (end.items and self.kw(end.head, "end") and len(end) == 2):
+            self.fail("syntax", f"expected (end <condition>), found {to_text(end)}", end)
+        cond = self.expect(end[1], scope, T.BOOL)
+        items = tuple(self.item(i, scope) for i in sx.items[3:])
+        return A.Stage(kind, cond, items, span=sx.span)
+
+    # ------------------------------------------------------------ actions
+
+    def action(self, sx: SList, scope, in_choice: bool):
+        return ACTION_FORMS[sx.head.text](self, sx, scope, in_choice)
+
+    def card_ref(self, sx, scope, role: str):
+        """A card reference (spec §8.6); `(top X)` with X a PileCollection is a type error here."""
+        node, t = self.guard(self.infer, sx, scope)
+        if t is ANY or t == T.CARD:
+            return node
+        if isinstance(node, A.PileAt) and isinstance(node.piles, A.Var):
+            b = scope.get(node.piles.name)
+            where = f" (bound at {b.span.line}:{b.span.column})" if b else ""
+            vname = "'" + node.piles.name
+            self.fail("type", f"{to_text(sx)} needs a pile, but {vname} holds a collection of piles{where}; {role} must be a card", sx)
+        if isinstance(node, A.Slice):
+            self.fail("type", f"{to_text(sx)} is a slice (a Pile), but {role} must be a card; (top <pile>) designates one card", sx)
+        self.fail("type", f"{role} must be a Card, but {to_text(sx)} is {_article(t)}", sx)
+
+    def positional(self, sx, scope, role: str):
+        """A destination or positional source: (top P), (bottom P), (<int> P), possibly in `actual`."""
+        node = self.card_ref(sx, scope, role)
+        inner = node.card if isinstance(node, A.Actual) else node
+        if isinstance(node, Poison) or isinstance(inner, (A.CardAt, Poison)):
+            return node
+        self.fail("type", f"{role} must be positional — (top <pile>), (bottom <pile>) or (<int> <pile>) — not {to_text(sx)}", sx)
+
+    def storage(self, sx, scope, kinds: tuple, role: str):
+        node, t = self.guard(self.infer, sx, scope)
+        if isinstance(node, Poison):
+            return node
+        if not isinstance(node, A.Storage) or node.kind not in kinds:
+            self.fail("type", f"{role} must be a storage cell ({' or '.join('(<owner> %s <name>)' % k for k in kinds)}), not {to_text(sx)}", sx)
+        return node
+
+    def awards(self, sx, scope):
+        lst = self.need_list(sx, "a list of awards ((<condition>+ <int>) …)", sx)
+        if not lst.items:
+            self.fail("syntax", "a point map needs at least one award", lst)
+        out = []
+        for aw in lst.items:
+            try:
+                out.append(self.award(aw, scope))
+            except _Fail:
+                pass
+        return tuple(out)
+
+    def award(self, aw, scope):
+        aw = self.need_list(aw, "an award (<condition>+ <int>)", aw)
+        if len(aw) < 2:
+            self.fail("syntax", f"an award is (<condition>+ <int>), found {to_text(aw)}", aw)
+        conds = []
+        for c in aw.items[:-1]:
+            c = self.need_list(c, "a condition (KEY : VALUE)", aw)
+            if len(c) == 2 and isinstance(c[1], SList) and not any(isinstance(x, Atom) and x.kind == "COLON" for x in c.items):
+                self.fail("unsupported", f"{to_text(c)} is CardStockXam award syntax; write ({to_text(c[0])} : VALUE)", c)
+            if len(c) != 3 or not (isinstance(c[1], Atom) and c[1].kind == "COLON"):
+                self.fail("syntax", f"a condition is (KEY : VALUE), found {to_text(c)}", c)
+            conds.append(A.Condition(self.expect(c[0], scope, T.STR), self.expect(c[2], scope, T.STR), span=c.span))
+        pts = self.expect(aw.items[-1], scope, T.INT)
+        return A.Award(tuple(conds), pts, span=aw.span)
+
+    # ------------------------------------------------------------ decks and setup
+
+    def attribute(self, sx) -> A.Attribute:
+        sx = self.need_list(sx, "an attribute (KEY (V1, V2, …)) or (KEY (V …) …)", sx)
+        if len(sx) < 2 or not (isinstance(sx.head, Atom) and sx.head.kind == "NAME"):
+            self.fail("deck", f"an attribute is (KEY (V1, V2, …)) or (KEY (V <attribute>*) …), found {to_text(sx)}", sx)
+        key = sx.head.text
+        rest = sx.items[1:]
+        flat = len(rest) == 1 and isinstance(rest[0], SList) and all(isinstance(x, Atom) for x in rest[0].items)
+        if flat:
+            lst = rest[0]
+            if not lst.items:
+                self.fail("deck", f"attribute {key} has an empty value list", lst)
+            vals = []
+            for i, x in enumerate(lst.items):
+                if i % 2 == 0:
+                    if x.kind != "NAME":
+                        self.fail("deck", f"attribute values are NAMEs, found `{x.text}`", x)
+                    vals.append(A.ValueNode(x.text, (), span=x.span))
+                elif x.kind != "COMMA":
+                    if x.kind == "NAME":
+                        self.fail("deck", f"values of {key} must be separated by commas: {to_text(lst)}", x)
+                    self.fail("deck", f"expected `,` between values, found `{x.text}`", x)
+            if len(lst.items) % 2 == 0:
+                self.fail("deck", "a value list cannot end with `,`", lst.items[-1])
+            return A.Attribute(key, tuple(vals), True, span=sx.span)
+        nodes = []
+        for v in rest:
+            if not isinstance(v, SList) or not v.items or not (isinstance(v.head, Atom) and v.head.kind == "NAME"):
+                self.fail("deck", f"a value node is (VALUE <attribute>*), found {to_text(v)}", v)
+            if any(isinstance(x, Atom) for x in v.items[1:]):
+                self.fail("deck", f"a value node with sub-attributes holds one value: {to_text(v)} mixes the flat and nested shapes", v)
+            nodes.append(A.ValueNode(v.head.text, tuple(self.attribute(a) for a in v.items[1:]), span=v.span))
+        return A.Attribute(key, tuple(nodes), False, span=sx.span)
+
+    def create_deck(self, sx: SList, scope, in_choice: bool, in_setup: bool = False):
+        if len(sx) < 2:
+            self.fail("syntax", "expected (create deck …)", sx)
+        what = self.need_keyword(sx[1], ("deck", "players", "teams"), "what to create", sx)
+        if what != "deck":
+            self.fail("placement", f"`create {what}` may only appear at the start of setup", sx)
+        if in_choice:
+            self.fail("placement", "`create deck` cannot appear inside a choice", sx)
+        self.arity(sx, 4, 5, shape="(create deck [<name>] <location> (deck <attribute>+))")
+        name = self.expect(sx[2], scope, T.STR) if len(sx) == 5 else None
+        loc_sx = sx[-2]
+        loc, t = self.guard(self.infer, loc_sx, scope)
+        if t is not ANY and not isinstance(loc, A.Location):
+            self.fail("type", f"a deck is created in a location (<owner> <kind> <name>), not {to_text(loc_sx)}", loc_sx)
+        if isinstance(loc, A.Location) and loc.kind == A.Visibility.MEMORY:
+            self.fail("setup", "a deck cannot be created in a memory pile", loc_sx)
+        spec = self.need_list(sx[-1], "(deck <attribute>+)", sx)
+        if not (spec.items and self.kw(spec.head, "deck") and len(spec) >= 2):
+            self.fail("deck", f"expected (deck <attribute>+), found {to_text(spec)}", spec)
+        attrs_ = tuple(self.attribute(a) for a in spec.items[1:])
+        return A.CreateDeck(name, loc, attrs_, span=sx.span)
+
+    def setup(self, sx: SList, scope):
+        items = sx.items[1:]
+        if not items or not (isinstance(items[0], SList) and len(items[0]) >= 2 and self.kw(items[0].head, "create") and self.kw(items[0][1], "players")):
+            self.fail("syntax", "setup must begin with (create players <int>)", items[0] if items else sx)
+        cp = items[0]
+        self.arity(cp, 3, shape="(create players <int>)")
+        players = A.CreatePlayers(self.const(cp[2], scope, T.INT), span=cp.span)
+        rest = list(items[1:])
+        teams = None
+        if rest and isinstance(rest[0], SList) and len(rest[0]) >= 2 and self.kw(rest[0].head, "create") and self.kw(rest[0][1], "teams"):
+            teams = self.guard(self.create_teams, rest.pop(0))
+            teams = teams if isinstance(teams, A.CreateTeams) else None
+        decks = []
+        for d in rest:
+            try:
+                decks.append(self.deck_clause(d, scope))
+            except _Fail:
+                pass
+        if not decks and not rest:
+            self.error("syntax", "setup needs at least one (create deck …)", sx)
+        return A.Setup(players, teams, tuple(decks), span=sx.span)
+
+    def deck_clause(self, d, scope):
+        d = self.need_list(d, "(create deck …) or (repeat <int> (create deck …))", d)
+        if d.items and self.kw(d.head, "repeat"):
+            self.arity(d, 3, shape="(repeat <int> <deck-clause>)")
+            return A.Repeat(self.const(d[1], scope, T.INT), self.deck_clause(d[2], scope), span=d.span)
+        if d.items and self.kw(d.head, "create"):
+            if len(d) > 1 and self.kw(d[1], "teams"):
+                self.fail("placement", "(create teams …) must come right after (create players …)", d)
+            node = self.create_deck(d, scope, False, True)
+            loc = node.location
+            if isinstance(loc, A.Location):
+                ok_owner = isinstance(loc.owner, (A.GameOwner, Poison)) or isinstance(loc.owner, A.WhoById)
+                if not ok_owner:
+                    self.error("setup", "a deck created in setup goes to a game pile or to (<int> player)", d)
+                for part in (loc.name, loc.index, node.deck_name):
+                    if part is not None:
+                        self.check_const(part)
+            return node
+        self.fail("syntax", f"expected (create deck …) in setup, found {to_text(d)}", d)
+
+    def create_teams(self, sx: SList):
+        teams = []
+        for t in sx.items[2:]:
+            if not isinstance(t, SList) or not t.items:
+                self.fail("syntax", f"a team is a list of player numbers (0, 2), found {to_text(t)}", t)
+            members = []
+            for i, x in enumerate(t.items):
+                if isinstance(x, SList):
+                    self.fail("unsupported", f"team lists cannot be nested: {to_text(t)}", x)
+                if i % 2 == 0:
+                    if x.kind != "INT":
+                        self.fail("syntax", f"team members are written as integers, found `{x.text}`", x)
+                    members.append(x.value)
+                elif x.kind != "COMMA":
+                    self.fail("syntax", f"expected `,` between team members, found `{x.text}`", x)
+            teams.append(tuple(members))
+        if not teams:
+            self.fail("syntax", "(create teams …) needs at least one team", sx)
+        return A.CreateTeams(tuple(teams), span=sx.span)
+
+    # ------------------------------------------------------------ constants
+
+    CONST_NODES = (A.IntLit, A.Name, A.Var, A.Arith, A.IntFn, A.NameList, A.Range, A.Compare, A.Logic, A.Not, Poison)
+
+    def check_const(self, node) -> bool:
+        """Report a non-constant expression where a constant is required (declare, setup)."""
+        bad = self.first_nonconst(node)
+        if bad is not None:
+            self.error("type", f"{_describe(bad)} is not constant: declare and setup values may use only literals, declared variables and arithmetic", bad)
+            return False
+        return True
+
+    def first_nonconst(self, node):
+        if not isinstance(node, self.CONST_NODES):
+            return node
+        if isinstance(node, A.Var) and node.name not in self.declared:
+            return node
+        for f in attrs.fields(type(node)):
+            v = getattr(node, f.name)
+            for sub in (v if isinstance(v, tuple) else (v,)):
+                if isinstance(sub, A.Expr):
+                    bad = self.first_nonconst(sub)
+                    if bad is not None:
+                        return bad
+        return None
+
+    def const(self, sx, scope, want: T):
+        node = self.expect(sx, scope, want)
+        self.check_const(node)
+        return node
+
+    # ------------------------------------------------------------ game
+
+    def game(self, forms: list):
+        if not forms:
+            self.fail("syntax", "the file holds no game: expected (game …)", Span(self.src.filename, 1, 1))
+        g = forms[0]
+        if not (isinstance(g, SList) and g.items and self.kw(g.head, "game")):
+            self.fail("syntax", f"a game file must hold one (game …) form, found {to_text(g)}", g)
+        if len(forms) > 1:
+            self.error("syntax", f"unexpected {to_text(forms[1])} after the game form", forms[1])
+        elems = list(g.items[1:])
+        scope: dict = {}
+        declares = []
+        while elems and isinstance(elems[0], SList) and elems[0].items and self.kw(elems[0].head, "declare"):
+            d = elems.pop(0)
+            try:
+                declares.append(self.declare(d, scope))
+                scope = dict(self.declared)
+            except _Fail:
+                pass
+        if not elems or not (isinstance(elems[0], SList) and elems[0].items and self.kw(elems[0].head, "setup")):
+            at = elems[0] if elems else g
+            if elems and isinstance(elems[0], SList) and any(isinstance(e, SList) and e.items and self.kw(e.head, "setup") for e in elems):
+                self.fail("syntax", "declarations come first, then setup: (game (declare …)* (setup …) <item>+ (scoring …))", at)
+            self.fail("syntax", "expected (setup …) after the declarations", at)
+        setup = self.setup(elems.pop(0), scope)
+        if not elems or not (isinstance(elems[-1], SList) and elems[-1].items and self.kw(elems[-1].head, "scoring")):
+            last = elems[-1] if elems else g
+            self.error("syntax", "a game must end with (scoring max|min <int>)", last)
+            scoring = A.Scoring("max", A.IntLit(0), span=g.span)
+        else:
+            sc = elems.pop()
+            scoring = self.guard(self.scoring, sc, scope)
+            if isinstance(scoring, tuple):
+                scoring = A.Scoring("max", A.IntLit(0), span=sc.span)
+        if not elems:
+            self.error("syntax", "a game needs at least one program item between setup and scoring", g)
+        items = tuple(self.item(i, scope) for i in elems)
+        return A.Game(tuple(declares), setup, items, scoring, span=g.span)
+
+    def declare(self, sx: SList, scope):
+        self.arity(sx, 3, shape="(declare <value> 'V)")
+        var = self.need_var(sx[2], sx)
+        node, t = self.guard(self.infer, sx[1], scope)
+        self.check_const(node)
+        if var in self.declared:
+            prev = self.declared[var].span
+            self.fail("scope", f"'{var} is declared twice (first at {prev.line}:{prev.column})", sx[2])
+        if t not in (T.INT, T.STR, T.BOOL, T.STRS, T.INTS, ANY):
+            self.fail("type", f"a declared value must be an Integer, String, Boolean or a name/integer list, not {_article(t)}", sx[1])
+        self.declared[var] = Binding(t, sx[2].span, True)
+        return A.Declare(node, var, t if t is not ANY else T.INT, span=sx.span)
+
+    def scoring(self, sx: SList, scope):
+        self.arity(sx, 3, shape="(scoring max|min <int>)")
+        d = self.need_keyword(sx[1], ("max", "min"), "the scoring direction", sx)
+        return A.Scoring(d, self.expect(sx[2], scope, T.INT), span=sx.span)
+
+
+def _describe(node) -> str:
+    return type(node).__name__ if not hasattr(node, "span") else f"the form at {node.span.line}:{node.span.column}"
+
+
+# ---------------------------------------------------------------- expression forms
+
+
+def _who(b: Builder, sx, scope):
+    b.arity(sx, 2, shape=f"({sx.head.text} player|team)")
+    what = b.need_keyword(sx[1], ("player", "team"), "player or team", sx)
+    return A.WhoRef(sx.head.text, what, span=sx.span), (T.PLAYER if what == "player" else T.TEAM)
+
+
+def _owner(b, sx, scope):
+    b.arity(sx, 2, shape="(owner <card>)")
+    return A.OwnerOf(b.card_ref(sx[1], scope, "the operand of owner"), span=sx.span), T.PLAYER
+
+
+def _team(b, sx, scope):
+    b.arity(sx, 2, shape="(team <player>)")
+    return A.TeamOf(b.expect(sx[1], scope, T.PLAYER), span=sx.span), T.TEAM
+
+
+def _other(b, sx, scope):
+    b.arity(sx, 2, shape="(other player|team)")
+    what = b.need_keyword(sx[1], ("player", "team"), "player or team", sx)
+    return A.Other(what, span=sx.span), (T.PLAYERS if what == "player" else T.TEAMS)
+
+
+def _dotted(b, sx, i, scope):
+    """`A .. B` at positions i, i+1, i+2."""
+    if not (isinstance(sx[i + 1], Atom) and sx[i + 1].kind == "DOTDOT"):
+        b.fail("syntax", f"expected `..` in {to_text(sx)}", sx[i + 1])
+    return b.expect(sx[i], scope, T.INT), b.expect(sx[i + 2], scope, T.INT)
+
+
+def _range(b, sx, scope):
+    b.arity(sx, 4, shape="(range <int>..<int>)")
+    lo, hi = _dotted(b, sx, 1, scope)
+    return A.Range(lo, hi, span=sx.span), T.INTS
+
+
+def _size(b, sx, scope):
+    b.arity(sx, 2, shape="(size <collection>)")
+    node, _ = b.collection(sx[1], scope)
+    return A.Size(node, span=sx.span), T.INT
+
+
+def _using_form(cls, result: T, operand: T, shape: str):
+    def build(b, sx, scope):
+        b.arity(sx, 4, shape=shape)
+        x = b.card_ref(sx[1], scope, "the operand") if operand == T.CARD else b.expect(sx[1], scope, operand)
+        return cls(x, b.using(sx, 2, scope), span=sx.span), result
+    return build
+
+
+def _score_extreme(b, sx, scope):
+    b.arity(sx, 4, shape=f"({sx.head.text} <pile> using <points>)")
+    return A.ScoreExtreme(sx.head.text, b.expect(sx[1], scope, T.PILE), b.using(sx, 2, scope), span=sx.span), T.INT
+
+
+def _card_extreme(b, sx, scope):
+    b.arity(sx, 4, shape=f"({sx.head.text} <pile> using <points>)")
+    return A.CardExtreme(sx.head.text, b.expect(sx[1], scope, T.PILE), b.using(sx, 2, scope), span=sx.span), T.CARD
+
+
+def _pid(b, sx, scope):
+    b.arity(sx, 2, shape="(pid <player>)")
+    return A.Pid(b.expect(sx[1], scope, T.PLAYER), span=sx.span), T.INT
+
+
+def _intfn(b, sx, scope):
+    b.arity(sx, 2, shape=f"({sx.head.text} <int>)")
+    return A.IntFn(sx.head.text, b.expect(sx[1], scope, T.INT), span=sx.span), T.INT
+
+
+def _random(b, sx, scope):
+    b.arity(sx, 2, 4, shape="(random <int>) or (random <int>..<int>)")
+    if len(sx) == 2:
+        return A.Random(None, b.expect(sx[1], scope, T.INT), span=sx.span), T.INT
+    lo, hi = _dotted(b, sx, 1, scope)
+    return A.Random(lo, hi, span=sx.span), T.INT
+
+
+def _arith(b, sx, scope):
+    op = sx.head.text
+    if op in ("+", "*"):
+        if len(sx) < 3:
+            b.fail("syntax", f"`({op} …)` takes two or more operands, but {to_text(sx)} has {len(sx) - 1}", sx)
+    elif op in ("-", "//", "%", "^"):
+        b.arity(sx, 3, shape=f"({op} <int> <int>)")
+    args = tuple(b.expect(x, scope, T.INT) for x in sx.items[1:])
+    return A.Arith(op, args, span=sx.span), T.INT
+
+
+def _compare(b, sx, scope):
+    op = sx.head.text
+    b.arity(sx, 3, shape=f"({op} <a> <b>)")
+    l, lt = b.guard(b.infer, sx[1], scope)
+    r, rt = b.guard(b.infer, sx[2], scope)
+    if op in ("==", "!="):
+        t = lt if lt is not ANY else rt
+        if lt is not ANY and rt is not ANY:
+            if lt != rt:
+                b.fail("type", f"`{op}` compares two values of one type, but {to_text(sx[1])} is {_article(lt)} and {to_text(sx[2])} is {_article(rt)}", sx)
+            if lt not in COMPARABLE:
+                b.fail("type", f"`{op}` compares Integers, Strings, Cards, Players or Teams, not {lt}s", sx)
+        return A.Compare(op, l, r, t if t is not ANY else T.INT, span=sx.span), T.BOOL
+    for node, t, x in ((l, lt, sx[1]), (r, rt, sx[2])):
+        if t is not ANY and t != T.INT:
+            b.fail("type", f"`{op}` compares Integers, but {to_text(x)} is {_article(t)}", x)
+    return A.Compare(op, l, r, T.INT, span=sx.span), T.BOOL
+
+
+def _logic(b, sx, scope):
+    op = sx.head.text
+    if op == "not":
+        b.arity(sx, 2, shape="(not <bool>)")
+        return A.Not(b.expect(sx[1], scope, T.BOOL), span=sx.span), T.BOOL
+    if len(sx) < 3:
+        b.fail("syntax", f"`({op} …)` takes two or more conditions, but {to_text(sx)} has {len(sx) - 1}", sx)
+    return A.Logic(op, tuple(b.expect(x, scope, T.BOOL) for x in sx.items[1:]), span=sx.span), T.BOOL
+
+
+def _cardatt(b, sx, scope):
+    b.arity(sx, 3, shape="(cardatt <name> <card>)")
+    return A.CardAtt(b.expect(sx[1], scope, T.STR), b.card_ref(sx[2], scope, "the card of cardatt"), span=sx.span), T.STR
+
+
+def _quant(b, sx, scope):
+    q = sx.head.text
+    b.arity(sx, 4, shape=f"({q} <collection> 'V <condition>)")
+    coll, t = b.collection(sx[1], scope)
+    var = b.need_var(sx[2], sx)
+    elem = A.ELEMENT.get(t, ANY)
+    inner = b.bind(scope, var, elem, sx[2])
+    body_sx = sx[3]
+    if isinstance(body_sx, SList) and body_sx.items and b.kw(body_sx.head, *ACTIONS, "do"):
+        b.fail("placement", f"({q} … {to_text(body_sx)}) is a loop, which is allowed only where a clause is expected", sx)
+    body, bt = b.guard(b.infer, body_sx, inner)
+    elem_t = elem if elem is not ANY else T.INT
+    if bt is ANY or bt == T.BOOL:
+        return A.Quantifier(q, coll, var, body, elem_t, span=sx.span), T.BOOL
+    if bt == T.PILE and q == "all":
+        return A.Collect(coll, var, body, elem_t, span=sx.span), T.PILES
+    b.fail("type", f"the body of ({q} … 'V <body>) must be a condition{' or a pile' if q == 'all' else ''}, but {to_text(body_sx)} is {_article(bt)}", body_sx)
+
+
+def _top_bottom(b, sx, scope):
+    end = sx.head.text
+    b.arity(sx, 2, 3, shape=f"({end} <pile>) or ({end} <int> <pile>)")
+    if len(sx) == 3:
+        return A.Slice(end, b.expect(sx[1], scope, T.INT), b.expect(sx[2], scope, T.PILE), span=sx.span), T.PILE
+    node, t = b.guard(b.infer, sx[1], scope)
+    if t is ANY:
+        return Poison(span=sx.span), ANY
+    if t == T.PILE:
+        return A.CardAt(end, node, span=sx.span), T.CARD
+    if t == T.PILES:
+        return A.PileAt(end, node, span=sx.span), T.PILE
+    b.fail("type", f"({end} X) needs a Pile or a PileCollection, but {to_text(sx[1])} is {_article(t)}", sx[1])
+
+
+def _actual(b, sx, scope):
+    b.arity(sx, 2, shape="(actual <card>)")
+    return A.Actual(b.card_ref(sx[1], scope, "the operand of actual"), span=sx.span), T.CARD
+
+
+def _piles_args(b, sx, start, scope, what):
+    """`<pile>+` or a single `(all …)` collector."""
+    args = sx.items[start:]
+    if not args:
+        b.fail("syntax", f"({what} …) needs at least one pile", sx)
+    if len(args) == 1:
+        node, t = b.guard(b.infer, args[0], scope)
+        if t in (ANY, T.PILE) or (t == T.PILES and isinstance(node, A.Collect)):
+            return (node,)
+        if t == T.PILES:
+            b.fail("type", f"({what} …) takes piles or one (all <coll> 'V <pile>), but {to_text(args[0])} is a PileCollection", args[0])
+        b.fail("type", f"({what} …) takes piles, but {to_text(args[0])} is {_article(t)}", args[0])
+    return tuple(b.expect(x, scope, T.PILE) for x in args)
+
+
+def _setop(b, sx, scope):
+    return A.SetOp(sx.head.text, _piles_args(b, sx, 1, scope, sx.head.text), span=sx.span), T.PILE
+
+
+def _filter(b, sx, scope):
+    b.arity(sx, 4, shape="(filter <collection> 'V <condition>)")
+    coll, t = b.collection(sx[1], scope)
+    var = b.need_var(sx[2], sx)
+    inner = b.bind(scope, var, A.ELEMENT.get(t, ANY), sx[2])
+    cond = b.expect(sx[3], inner, T.BOOL)
+    tt = t if t is not ANY else T.PILE
+    return A.Filter(coll, var, cond, tt, span=sx.span), t
+
+
+def _sort(b, sx, scope):
+    b.arity(sx, 4, shape="(sort <pile> using <points>)")
+    return A.Sort(b.expect(sx[1], scope, T.PILE), b.using(sx, 2, scope), span=sx.span), T.PILE
+
+
+def _run(b, sx, scope):
+    b.arity(sx, 6, shape="(run top|bottom <int> <pile> using <points>)")
+    end = b.need_keyword(sx[1], ("top", "bottom"), "top or bottom", sx)
+    return A.RunAtEnd(end, b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.PILE), b.using(sx, 4, scope), span=sx.span), T.PILE
+
+
+def _partition(b, sx, scope):
+    if len(sx) < 3:
+        b.fail("syntax", "(partition <attribute> <pile>+) needs an attribute and at least one pile", sx)
+    if len(sx) == 3 and isinstance(sx[2], Atom) and sx[2].kind == "NAME":
+        b.fail("unsupported", f"{to_text(sx)} is the CardStockXam name-last form; write (partition {sx[2].text} <pile>)", sx)
+    attr = b.expect(sx[1], scope, T.STR)
+    return A.Partition(attr, _piles_args(b, sx, 2, scope, "partition"), span=sx.span), T.PILES
+
+
+def _subsets(b, sx, scope):
+    b.arity(sx, 2, shape="(subsets <pile>)")
+    return A.Subsets(b.expect(sx[1], scope, T.PILE), span=sx.span), T.PILES
+
+
+def _tuples(b, sx, scope):
+    b.arity(sx, 5, shape="(tuples <int> <pile> using <points>)")
+    return A.Tuples(b.expect(sx[1], scope, T.INT), b.expect(sx[2], scope, T.PILE), b.using(sx, 3, scope), span=sx.span), T.PILES
+
+
+def _runs(b, sx, scope):
+    b.arity(sx, 6, shape="(runs largest|all <int> <pile> using <points>)")
+    mode = b.need_keyword(sx[1], ("largest", "all"), "largest or all", sx)
+    return A.Runs(mode, b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.PILE), b.using(sx, 4, scope), span=sx.span), T.PILES
+
+
+def _indexed(b, sx, scope):
+    b.arity(sx, 4, shape="(indexed <owner> <kind> <name>)")
+    owner = b.pile_owner(sx[1], scope)
+    kind = b.need_keyword(sx[2], tuple(KINDS), "a pile kind", sx)
+    return A.Indexed(owner, KINDS[kind], b.expect(sx[3], scope, T.STR), span=sx.span), T.PILES
+
+
+def _unsupported_expr(b, sx, scope):
+    b.fail("unsupported", f"`{sx.head.text}`: " + __import__("recycle.sexpr", fromlist=["x"]).UNSUPPORTED_WORDS.get(sx.head.text, "not supported"), sx)
+
+
+def _game_head(b, sx, scope):
+    # `(game vloc X)` and friends: `game` as owner.
+    if len(sx) >= 2 and (b.kw(sx[1], *KINDS) or b.kw(sx[1], "sto", "str", "points")):
+        return b.headless(sx, scope)
+    b.fail("syntax", f"a nested (game …) form is not allowed: {to_text(sx)}", sx)
+
+
+EXPR_FORMS: dict[str, Callable] = {
+    "current": _who, "next": _who, "previous": _who,
+    "owner": _owner, "team": _team, "other": _other,
+    "range": _range, "size": _size,
+    "sum": _using_form(A.Sum, T.INT, T.PILE, "(sum <pile> using <points>)"),
+    "score": _using_form(A.Score, T.INT, T.CARD, "(score <card> using <points>)"),
+    "scoremax": _score_extreme, "scoremin": _score_extreme,
+    "max": _card_extreme, "min": _card_extreme,
+    "pid": _pid, "tri": _intfn, "fib": _intfn, "random": _random,
+    "+": _arith, "*": _arith, "-": _arith, "//": _arith, "%": _arith, "^": _arith,
+    "==": _compare, "!=": _compare, "<": _compare, ">": _compare, "<=": _compare, ">=": _compare,
+    "and": _logic, "or": _logic, "not": _logic,
+    "cardatt": _cardatt, "any": _quant, "all": _quant,
+    "top": _top_bottom, "bottom": _top_bottom, "actual": _actual,
+    "union": _setop, "intersect": _setop, "disjunction": _setop,
+    "filter": _filter, "sort": _sort, "run": _run,
+    "partition": _partition, "subsets": _subsets, "tuples": _tuples, "runs": _runs,
+    "indexed": _indexed, "game": _game_head,
+    "put": _unsupported_expr, "initialize": _unsupported_expr, "comp": _unsupported_expr, "mod": _unsupported_expr,
+}
+
+
+# ---------------------------------------------------------------- action forms
+
+
+def _move(b, sx, scope, in_choice):
+    b.arity(sx, 3, shape=f"({sx.head.text} <card> <destination>)")
+    card = b.card_ref(sx[1], scope, f"the card to {sx.head.text}")
+    dest = b.positional(sx[2], scope, "a destination")
+    cls = A.Move if sx.head.text == "move" else A.Remember
+    return cls(card, dest, span=sx.span)
+
+
+def _forget(b, sx, scope, in_choice):
+    b.arity(sx, 2, shape="(forget <card>)")
+    return A.Forget(b.positional(sx[1], scope, "the operand of forget"), span=sx.span)
+
+
+def _swap(b, sx, scope, in_choice):
+    b.arity(sx, 3, shape="(swap <a> <b>)")
+    l, lt = b.guard(b.infer, sx[1], scope)
+    r, rt = b.guard(b.infer, sx[2], scope)
+    t = lt if lt is not ANY else rt
+    if lt is not ANY and rt is not ANY and (lt != rt or lt not in (T.PILE, T.CARD)):
+        b.fail("type", f"swap takes two piles or two cards, but {to_text(sx[1])} is {_article(lt)} and {to_text(sx[2])} is {_article(rt)}", sx)
+    return A.Swap(l, r, t if t is not ANY else T.PILE, span=sx.span)
+
+
+def _shuffle(b, sx, scope, in_choice):
+    b.arity(sx, 2, shape="(shuffle <pile>)")
+    if b.kw(sx[1], "faro"):
+        b.fail("unsupported", "`shuffle faro` is not supported", sx[1])
+    return A.Shuffle(b.expect(sx[1], scope, T.PILE), span=sx.span)
+
+
+def _set(b, sx, scope, in_choice):
+    b.arity(sx, 3, shape="(set <storage> <value>)")
+    target = b.storage(sx[1], scope, ("sto", "str", "points"), "the target of set")
+    if isinstance(target, Poison):
+        return A.TurnPass(span=sx.span)
+    if target.kind == "points":
+        return A.SetPoints(target, b.awards(sx[2], scope), span=sx.span)
+    return A.SetValue(target, b.expect(sx[2], scope, STORAGE_TYPES[target.kind]), span=sx.span)
+
+
+def _incdec(b, sx, scope, in_choice):
+    op = sx.head.text
+    b.arity(sx, 2, 3, shape=f"({op} (<owner> sto <name>) [<int>])")
+    target = b.storage(sx[1], scope, ("sto",), f"the target of {op}")
+    amount = b.expect(sx[2], scope, T.INT) if len(sx) == 3 else None
+    return A.IncDec(op, target, amount, span=sx.span)
+
+
+def _cycle(b, sx, scope, in_choice):
+    b.arity(sx, 3, shape="(cycle next|current <player>)")
+    mode = b.need_keyword(sx[1], ("next", "current"), "next or current", sx)
+    tgt = sx[2]
+    if b.kw(tgt, "current", "next", "previous"):
+        target = A.WhoRef(tgt.text, "player", span=tgt.span)
+    else:
+        node, t = b.guard(b.infer, tgt, scope)
+        if t == T.TEAM:
+            b.fail("type", f"the target of cycle must be a Player, but {to_text(tgt)} is a Team", tgt)
+        target = b.coerce(node, t, T.PLAYER, tgt)
+    return A.Cycle(mode, target, span=sx.span)
+
+
+def _turn(b, sx, scope, in_choice):
+    b.arity(sx, 2, shape="(turn pass)")
+    b.need_keyword(sx[1], ("pass",), "the keyword", sx)
+    return A.TurnPass(span=sx.span)
+
+
+def _repeat(b, sx, scope, in_choice):
+    b.arity(sx, 3, shape="(repeat <int> <action>) or (repeat all (move|forget …))")
+    if b.kw(sx[1], "all"):
+        body_sx = b.need_list(sx[2], "(move …) or (forget …) after repeat all", sx)
+        if not (body_sx.items and b.kw(body_sx.head, "move", "forget")):
+            b.fail("syntax", f"repeat all repeats a move or a forget, not {to_text(body_sx)}", body_sx)
+        body = b.action(body_sx, scope, in_choice)
+        src_sx = body_sx[1]
+        if isinstance(body, A.Move):
+            src = body.card.card if isinstance(body.card, A.Actual) else body.card
+            if not isinstance(src, (A.CardAt, Poison)):
+                b.fail("type", f"the source of repeat all must be positional — (top <pile>), (bottom <pile>) or (<int> <pile>) — not {to_text(src_sx)}", src_sx)
+        return A.RepeatAll(body, span=sx.span)
+    count = b.expect(sx[1], scope, T.INT)
+    body_sx = sx[2]
+    if isinstance(body_sx, SList) and body_sx.items and b.kw(body_sx.head, "any", "all"):
+        body = b.loop(body_sx, scope, in_choice)
+    elif isinstance(body_sx, SList) and body_sx.items and b.kw(body_sx.head, *ACTIONS):
+        body = b.action(body_sx, scope, in_choice)
+    else:
+        b.fail("syntax", f"repeat repeats an action or a loop, not {to_text(body_sx)}", body_sx)
+    return A.Repeat(count, body, span=sx.span)
+
+
+ACTION_FORMS: dict[str, Callable] = {
+    "move": _move, "remember": _move, "forget": _forget, "swap": _swap, "shuffle": _shuffle,
+    "set": _set, "inc": _incdec, "dec": _incdec, "cycle": _cycle, "turn": _turn, "repeat": _repeat,
+    "create": lambda b, sx, scope, in_choice: b.create_deck(sx, scope, in_choice),
+}
+
+
+# ---------------------------------------------------------------- entry points
+
+
+@attrs.frozen
+class Loaded:
+    """A checked game: its AST, warnings, source text hash and file name."""
+
+    game: A.Game
+    warnings: tuple
+    source_hash: str
+    filename: str
+    text: str
+
+
+def parse_source(src: SourceFile, params: Optional[dict] = None) -> tuple[A.Game, list[Diagnostic]]:
+    """Parse and check one source file; raises LoadError with every error found."""
+    forms, warnings = read_sexprs(src)
+    b = Builder(src)
+    b.warnings.extend(warnings)
+    try:
+        game = b.game(forms)
+    except _Fail:
+        game = None
+    if game is not None and not b.errors:
+        check_setup(b, game, params or {})
+    if b.errors:
+        errs = sorted(b.errors, key=lambda d: (d.span.line, d.span.column))
+        raise LoadError(errs, b.warnings)
+    return game, b.warnings
+
+
+def parse_game(text: str, filename: str = "<string>", params: Optional[dict] = None) -> A.Game:
+    """The typed AST of a game text (raises LoadError)."""
+    return parse_source(SourceFile(text, filename), params)[0]
+
+
+def source_hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def load_game(path: str | Path, params: Optional[dict] = None) -> Loaded:
+    """Read, parse and check a game file; raises LoadError (file problems included)."""
+    p = Path(path)
+    try:
+        src = SourceFile.read(p)
+    except FileNotFoundError:
+        raise LoadError([Diagnostic("error", "file", "no such file", Span(str(path), 0, 0))]) from None
+    except IsADirectoryError:
+        raise LoadError([Diagnostic("error", "file", "is a directory, not a game file", Span(str(path), 0, 0))]) from None
+    except OSError as e:
+        raise LoadError([Diagnostic("error", "file", f"cannot read: {e.strerror or e}", Span(str(path), 0, 0))]) from None
+    game, warnings = parse_source(src, params)
+    return Loaded(game, tuple(warnings), source_hash(src.text), str(path), src.text)
+
+
+# ---------------------------------------------------------------- constants and setup checks
+
+
+class _ConstError(Exception):
+    def __init__(self, message: str, node):
+        super().__init__(message)
+        self.node = node
+
+
+def const_value(node, env: dict):
+    """Evaluate a constant expression (declare values, setup counts); raises _ConstError."""
+    from .engine import algorithms as alg  # local: build must not depend on the engine at import
+
+    if isinstance(node, A.IntLit):
+        return node.value
+    if isinstance(node, A.Name):
+        return node.value
+    if isinstance(node, A.Var):
+        return env[node.name]
+    if isinstance(node, A.NameList):
+        return list(node.names)
+    if isinstance(node, A.Range):
+        return list(range(const_value(node.lo, env), const_value(node.hi, env) + 1))
+    if isinstance(node, A.Arith):
+        vals = [const_value(a, env) for a in node.args]
+        try:
+            return _arith_value(node.op, vals)
+        except (ZeroDivisionError, ValueError) as e:
+            raise _ConstError(f"arithmetic error: {e}", node) from None
+    if isinstance(node, A.IntFn):
+        v = const_value(node.arg, env)
+        if v < 0:
+            raise _ConstError(f"({node.fn} {v}): negative argument", node)
+        return alg.tri(v) if node.fn == "tri" else alg.fib(v)
+    if isinstance(node, A.Compare):
+        l, r = const_value(node.left, env), const_value(node.right, env)
+        return {"==": l == r, "!=": l != r, "<": l < r, ">": l > r, "<=": l <= r, ">=": l >= r}[node.op]
+    if isinstance(node, A.Logic):
+        vals = [const_value(a, env) for a in node.args]
+        return all(vals) if node.op == "and" else any(vals)
+    if isinstance(node, A.Not):
+        return not const_value(node.arg, env)
+    raise _ConstError("not a constant expression", node)
+
+
+def _arith_value(op: str, vals: list) -> int:
+    from .engine import algorithms as alg
+
+    if op == "+":
+        return sum(vals)
+    if op == "*":
+        r = 1
+        for v in vals:
+            r *= v
+        return r
+    a, b = vals
+    if op == "-":
+        return a - b
+    if op == "//":
+        return alg.trunc_div(a, b)
+    if op == "%":
+        return alg.trunc_mod(a, b)
+    return alg.power(a, b)
+
+
+PARAM_TYPES = {T.INT: "an integer", T.STR: "a NAME (uppercase letters)", T.BOOL: "true or false",
+               T.STRS: "a comma-separated list of NAMEs", T.INTS: "a range A..B or a comma-separated list of integers"}
+
+
+def parse_param(text: str, t: T):
+    """A --param value read as the declared type; raises ValueError with the expected shape."""
+    s = text.strip()
+    import re
+
+    if t == T.INT and re.fullmatch(r"-?[0-9]+", s):
+        return int(s)
+    if t == T.STR and re.fullmatch(r"[A-Z]+", s):
+        return s
+    if t == T.BOOL and s.lower() in ("true", "false"):
+        return s.lower() == "true"
+    if t == T.STRS:
+        parts = [p.strip() for p in s.strip("()").split(",")]
+        if all(re.fullmatch(r"[A-Z]+", p) for p in parts):
+            return parts
+    if t == T.INTS:
+        m = re.fullmatch(r"\(?\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*\)?", s)
+        if m:
+            return list(range(int(m.group(1)), int(m.group(2)) + 1))
+        parts = [p.strip() for p in s.strip("()").split(",")]
+        if all(re.fullmatch(r"-?[0-9]+", p) for p in parts):
+            return [int(p) for p in parts]
+    raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {text!r}")
+
+
+def declared_values(game: A.Game, params: Optional[dict] = None) -> dict:
+    """The values of every declare, in order, with parameter overrides applied (spec §3.8, E6).
+
+    Raises UsageError for an unknown parameter or a value of the wrong type.
+    """
+    params = dict(params or {})
+    types = {d.var: d.type for d in game.declares}
+    for name in params:
+        if name not in types:
+            known = ", ".join(sorted(types)) or "none"
+            raise UsageError(f"unknown parameter {name!r}: this game declares {known}")
+    env: dict = {}
+    for d in game.declares:
+        if d.var in params:
+            v = params[d.var]
+            if isinstance(v, str) and d.type != T.STR:
+                try:
+                    v = parse_param(v, d.type)
+                except ValueError as e:
+                    raise UsageError(f"parameter {d.var}: {e}") from None
+            elif not _value_has_type(v, d.type):
+                raise UsageError(f"parameter {d.var}: expected {PARAM_TYPES.get(d.type, str(d.type))}, got {v!r}")
+            env[d.var] = v
+        else:
+            env[d.var] = const_value(d.value, env)
+    return env
+
+
+def _value_has_type(v, t: T) -> bool:
+    if t == T.INT:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if t == T.BOOL:
+        return isinstance(v, bool)
+    if t == T.STR:
+        return isinstance(v, str)
+    if t == T.STRS:
+        return isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v)
+    if t == T.INTS:
+        return isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v)
+    return False
+
+
+def resolve_teams(teams: tuple, n: int):
+    """Team member lists as 0-based ids (spec §4.5): (teams, one_based) or raises ValueError."""
+    flat = [m for t in teams for m in t]
+    if len(set(flat)) != len(flat):
+        dup = next(m for m in flat if flat.count(m) > 1)
+        raise ValueError(f"player {dup} is listed twice in create teams")
+    if all(0 <= m < n for m in flat):
+        return [list(t) for t in teams], False
+    if all(1 <= m <= n for m in flat):
+        return [[m - 1 for m in t] for t in teams], True
+    raise ValueError(f"team members must be player ids 0..{n - 1} (or seats 1..{n}): {list(teams)}")
+
+
+def walk(node):
+    """Every AST node below (and including) node, depth-first."""
+    yield node
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        for sub in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(sub, A.Node):
+                yield from walk(sub)
+
+
+def check_setup(b: Builder, game: A.Game, params: dict) -> None:
+    """Load-time checks of the constant parts: decks, declares with overrides, player count, teams."""
+    from .engine.algorithms import DeckError, expand_deck
+
+    for node in walk(game):
+        if isinstance(node, A.CreateDeck):
+            try:
+                expand_deck(node.attributes)
+            except DeckError as e:
+                b.error("deck", e.message, e.span if e.span.line else node.span)
+    try:
+        env = declared_values(game, params)
+    except _ConstError as e:
+        b.error("arithmetic", str(e), e.node)
+        return
+    try:
+        n = const_value(game.setup.players.count, env)
+    except _ConstError as e:
+        b.error("type", str(e), e.node)
+        return
+    if n < 1:
+        b.error("setup", f"a game needs at least one player, but (create players …) gives {n}", game.setup.players)
+        return
+    if game.setup.teams is not None:
+        try:
+            _, one_based = resolve_teams(game.setup.teams.teams, n)
+        except ValueError as e:
+            b.error("setup", str(e), game.setup.teams)
+            return
+        if one_based:
+            b.warn("teams-one-based", "team members read as seat numbers counted from 1 (subtracting 1 from each)", game.setup.teams)

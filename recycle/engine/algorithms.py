@@ -1,0 +1,343 @@
+"""Pure algorithms behind RECYCLE's collection, integer, scoring and deck forms.
+
+Cards are small ints (card ids); a pile is a list of card ids, index 0 = bottom, last = top.
+Scores and attribute values are computed by the caller and passed as lists parallel to the
+cards.  Nothing here touches game state; invalid arguments raise ValueError (or a subclass),
+which the interpreter turns into a run-time error with the form's position.  Section numbers
+refer to the language spec (language.md).
+"""
+from __future__ import annotations
+
+import hashlib
+from itertools import combinations, product
+from operator import itemgetter
+from typing import Sequence
+
+from ..errors import NOWHERE, Span
+
+__all__ = [
+    "ResourceLimit",
+    "DeckError",
+    "runs",
+    "run_at_end",
+    "tuples",
+    "subsets",
+    "partition",
+    "union",
+    "intersect",
+    "disjunction",
+    "sort_by_score",
+    "competition_ranks",
+    "trunc_div",
+    "trunc_mod",
+    "tri",
+    "fib",
+    "power",
+    "derive",
+    "expand_deck",
+]
+
+_first = itemgetter(0)
+
+
+class ResourceLimit(ValueError):
+    """An argument too large for this implementation (e.g. subsets of more than 20 cards)."""
+
+
+class DeckError(ValueError):
+    """An invalid attribute tree (§4.7); `span` is the offending node's position."""
+
+    def __init__(self, message: str, span: Span = NOWHERE):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+# ---------------------------------------------------------------- pile collections (§9.3, §9.4)
+
+
+def _score_groups(cards: Sequence[int], scores: Sequence[int]) -> dict[int, list[int]]:
+    """Cards grouped by score, each group in pile order (dict in first-appearance order)."""
+    groups: dict[int, list[int]] = {}
+    for c, s in zip(cards, scores):
+        g = groups.get(s)
+        if g is None:
+            groups[s] = [c]
+        else:
+            g.append(c)
+    return groups
+
+
+def runs(cards: Sequence[int], scores: Sequence[int], n: int, mode: str) -> list[list[int]]:
+    """§9.3 `runs largest|all N`: runs of consecutive scores, each ascending by score, in spec order."""
+    if n < 1:
+        raise ValueError(f"runs needs a length of at least 1, got {n}")
+    if mode != "largest" and mode != "all":
+        raise ValueError(f"unknown runs mode {mode!r}")
+    if not cards:
+        return []
+    groups = _score_groups(cards, scores)
+    values = sorted(groups)
+    out: list[list[int]] = []
+    nv = len(values)
+    i = 0
+    while i < nv:
+        # the maximal block of consecutive values starting at values[i]
+        j = i + 1
+        while j < nv and values[j] == values[j - 1] + 1:
+            j += 1
+        length = j - i
+        if length >= n:
+            cols = [groups[values[k]] for k in range(i, j)]
+            if mode == "largest":
+                _emit(cols, out)
+            else:
+                for start in range(length - n + 1):
+                    for end in range(start + n, length + 1):
+                        _emit(cols[start:end], out)
+        i = j
+    return out
+
+
+def _emit(cols: list[list[int]], out: list[list[int]]) -> None:
+    """Append every choice of one card per column, lexicographically (columns in pile order)."""
+    for col in cols:
+        if len(col) != 1:
+            out.extend(map(list, product(*cols)))
+            return
+    out.append([col[0] for col in cols])
+
+
+def run_at_end(cards: Sequence[int], scores: Sequence[int], n: int, end: str) -> list[int]:
+    """§9.4 `run top|bottom N`: the largest qualifying end slice (k ≥ N), ascending by score, or []."""
+    if n < 1:
+        raise ValueError(f"run needs a length of at least 1, got {n}")
+    size = len(cards)
+    if n > size:
+        return []
+    if end == "top":
+        idx = range(size - 1, -1, -1)
+    elif end == "bottom":
+        idx = range(size)
+    else:
+        raise ValueError(f"unknown run end {end!r}")
+    seen: set[int] = set()
+    lo = hi = 0
+    best = 0
+    k = 0
+    for p in idx:
+        s = scores[p]
+        if s in seen:  # an equal score breaks this and every longer slice
+            break
+        seen.add(s)
+        k += 1
+        if k == 1:
+            lo = hi = s
+        elif s < lo:
+            lo = s
+        elif s > hi:
+            hi = s
+        if k >= n and hi - lo == k - 1:
+            best = k
+    if not best:
+        return []
+    if end == "top":
+        sel = range(size - best, size)
+    else:
+        sel = range(best)
+    return [cards[p] for p in sorted(sel, key=scores.__getitem__)]
+
+
+def tuples(cards: Sequence[int], scores: Sequence[int], k: int) -> list[list[int]]:
+    """§9.3 `tuples K`: equal-score K-combinations, groups by ascending score, positions lexicographic."""
+    if k < 1:
+        raise ValueError(f"tuples needs a size of at least 1, got {k}")
+    groups = _score_groups(cards, scores)
+    out: list[list[int]] = []
+    for s in sorted(groups):
+        g = groups[s]
+        if len(g) >= k:
+            out.extend(map(list, combinations(g, k)))
+    return out
+
+
+def subsets(cards: Sequence[int], limit: int = 20) -> list[list[int]]:
+    """§9.3 `subsets`: all 2^n subsets in binary counting order (bit i = card i), empty first."""
+    if len(cards) > limit:
+        raise ResourceLimit(f"subsets of {len(cards)} cards exceeds the limit of {limit}")
+    out: list[list[int]] = [[]]
+    for c in cards:
+        out.extend([s + [c] for s in out])
+    return out
+
+
+def partition(cards: Sequence[int], values: Sequence[str]) -> list[list[int]]:
+    """§9.3 `partition`: cards grouped by attribute value, groups by first appearance, scan order kept."""
+    groups: dict[str, list[int]] = {}
+    for c, v in zip(cards, values):
+        g = groups.get(v)
+        if g is None:
+            groups[v] = [c]
+        else:
+            g.append(c)
+    return list(groups.values())
+
+
+# ---------------------------------------------------------------- pile expressions (§9.2)
+
+
+def union(piles: Sequence[Sequence[int]]) -> list[int]:
+    """§9.2 `union`: concatenation in argument order, duplicates kept."""
+    out: list[int] = []
+    for p in piles:
+        out.extend(p)
+    return out
+
+
+def intersect(piles: Sequence[Sequence[int]]) -> list[int]:
+    """§9.2 `intersect`: cards in every argument, once each, in order of first appearance."""
+    if not piles:
+        return []
+    rest = [set(p) for p in piles[1:]]
+    out: list[int] = []
+    seen: set[int] = set()
+    for c in piles[0]:
+        if c not in seen:
+            seen.add(c)
+            for r in rest:
+                if c not in r:
+                    break
+            else:
+                out.append(c)
+    return out
+
+
+def disjunction(piles: Sequence[Sequence[int]]) -> list[int]:
+    """§9.2 `disjunction`: cards in exactly one argument, once each, in order of first appearance."""
+    count: dict[int, int] = {}  # number of arguments holding each card
+    for p in piles:
+        for c in set(p):
+            count[c] = count.get(c, 0) + 1
+    out: list[int] = []
+    seen: set[int] = set()
+    for p in piles:
+        for c in p:
+            if c not in seen:
+                seen.add(c)
+                if count[c] == 1:
+                    out.append(c)
+    return out
+
+
+def sort_by_score(cards: Sequence[int], scores: Sequence[int]) -> list[int]:
+    """§9.2 `sort`: cards by ascending score, stable (ties keep pile order)."""
+    return [c for _, c in sorted(zip(scores, cards), key=_first)]
+
+
+# ---------------------------------------------------------------- scoring (§15)
+
+
+def competition_ranks(scores: Sequence[int], direction: str) -> tuple[list[int], list[float]]:
+    """§15: (1-based competition ranks, win shares 1/k for the k rank-1 players, else 0)."""
+    if direction == "max":
+        ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
+    elif direction == "min":
+        ranks = [1 + sum(1 for t in scores if t < s) for s in scores]
+    else:
+        raise ValueError(f"unknown scoring direction {direction!r}")
+    k = ranks.count(1)
+    share = 1.0 / k if k else 0.0
+    return ranks, [share if r == 1 else 0.0 for r in ranks]
+
+
+# ---------------------------------------------------------------- integers (§10)
+
+
+def trunc_div(a: int, b: int) -> int:
+    """§10 `//`: quotient truncated toward zero; b == 0 raises ZeroDivisionError."""
+    q = abs(a) // abs(b)
+    return -q if (a < 0) != (b < 0) else q
+
+
+def trunc_mod(a: int, b: int) -> int:
+    """§10 `%`: a - b*(a // b) with truncating //, so the sign follows the dividend."""
+    q = abs(a) // abs(b)
+    return a - b * (-q if (a < 0) != (b < 0) else q)
+
+
+def tri(n: int) -> int:
+    """§10 `tri`: n(n+1)/2; n < 0 raises ValueError."""
+    if n < 0:
+        raise ValueError(f"tri of a negative number: {n}")
+    return n * (n + 1) // 2
+
+
+def fib(n: int) -> int:
+    """§10 `fib`: exact Fibonacci number (fib 0 = 0, fib 1 = 1); n < 0 raises ValueError."""
+    if n < 0:
+        raise ValueError(f"fib of a negative number: {n}")
+    # iterative fast doubling over the bits of n: (a, b) = (F(m), F(m+1))
+    a, b = 0, 1
+    for bit in bin(n)[2:]:
+        c = a * (2 * b - a)  # F(2m)
+        d = a * a + b * b  # F(2m+1)
+        if bit == "1":
+            a, b = d, c + d
+        else:
+            a, b = c, d
+    return a
+
+
+def power(a: int, b: int) -> int:
+    """§10 `^`: exact a**b with 0^0 = 1; b < 0 raises ValueError."""
+    if b < 0:
+        raise ValueError(f"negative exponent: {b}")
+    return a**b
+
+
+# ---------------------------------------------------------------- seeds (flow-and-analytics §0)
+
+
+def derive(*parts: object) -> int:
+    """flow-and-analytics §0: first 8 bytes (big-endian) of sha256 of the '/'-joined parts."""
+    return int.from_bytes(hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()[:8], "big")
+
+
+# ---------------------------------------------------------------- decks (§4.7)
+
+# During expansion a partial card maps KEY -> (value, span of the Attribute that set it).
+_Partial = dict[str, tuple[str, Span]]
+
+
+def _merge(a: _Partial, b: _Partial) -> _Partial:
+    """a followed by b's keys; a key in both raises DeckError at b's attribute."""
+    m = dict(a)
+    for key, vs in b.items():
+        if key in m:
+            raise DeckError(f"attribute {key} given twice for one card", vs[1])
+        m[key] = vs
+    return m
+
+
+def _product(attrs_: Sequence, first: _Partial) -> list[_Partial]:
+    """`first` merged with each element of the product of the attributes' lists (first slowest)."""
+    acc: list[_Partial] = [first]
+    for attr in attrs_:
+        part = _expand_attribute(attr)
+        acc = [_merge(x, y) for x in acc for y in part]
+    return acc
+
+
+def _expand_attribute(attr) -> list[_Partial]:
+    """One dimension's partial cards in order (§4.7 expansion table)."""
+    if not attr.values:
+        raise DeckError(f"attribute {attr.key} has no values", attr.span)
+    out: list[_Partial] = []
+    for node in attr.values:
+        out.extend(_product(node.attributes, {attr.key: (node.value, attr.span)}))
+    return out
+
+
+def expand_deck(attributes: Sequence) -> list[dict[str, str]]:
+    """§4.7: the cards' attribute maps in creation order; a repeated KEY in one card raises DeckError."""
+    return [{k: v for k, (v, _) in card.items()} for card in _product(attributes, {})]

@@ -1,0 +1,104 @@
+"""Diagnostics: the one user-facing error family, with positions and carets."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class Span:
+    """Where a token or form stands in its file (lines and columns from 1)."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span("<unknown>", 0, 0)
+
+
+@attrs.frozen(slots=True)
+class Diagnostic:
+    """One error or warning: severity, class (lexical, syntax, type, ...), message, position."""
+
+    severity: str  # "error" | "warning"
+    cls: str
+    message: str
+    span: Span
+    source_line: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def format(self, caret: bool = True) -> str:
+        """Render as `FILE:LINE:COLUMN: severity[class]: message`, the source line and a caret."""
+        head = f"{self.span}: {self.severity}[{self.cls}]: {self.message}"
+        lines = [head]
+        for note in self.notes:
+            lines.append(f"    {note}")
+        if caret and self.source_line is not None and self.span.column > 0:
+            src = self.source_line.rstrip("\n").replace("\t", " ")
+            lines.append(f"    {src}")
+            lines.append("    " + " " * (self.span.column - 1) + "^")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "line": self.span.line,
+            "column": self.span.column,
+            "class": self.cls,
+            "message": self.message,
+        }
+
+
+class RecycleError(Exception):
+    """Base of every error caused by what a user wrote or asked for (never a bug)."""
+
+    def __init__(self, message: str, diagnostics: Iterable[Diagnostic] = ()):
+        super().__init__(message)
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+
+    def format(self) -> str:
+        if self.diagnostics:
+            return "\n".join(d.format() for d in self.diagnostics)
+        return str(self)
+
+
+class LoadError(RecycleError):
+    """A game file that cannot be loaded: every load-time error found in it."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic], warnings: Iterable[Diagnostic] = ()):
+        diags = list(diagnostics)
+        first = diags[0].format(caret=False) if diags else "load error"
+        more = f" (and {len(diags) - 1} more)" if len(diags) > 1 else ""
+        super().__init__(first + more, diags)
+        self.warnings: list[Diagnostic] = list(warnings)
+
+
+class GameRuntimeError(RecycleError):
+    """A run-time error of the game (language spec §19.4): the game stops with outcome `error`."""
+
+    def __init__(self, cls: str, message: str, span: Span = NOWHERE, context: tuple[str, ...] = ()):
+        self.cls = cls
+        self.span = span
+        self.context = context
+        self.message = message
+        super().__init__(f"{span}: error[{cls}]: {message}")
+
+    def with_context(self, *notes: str) -> "GameRuntimeError":
+        return GameRuntimeError(self.cls, self.message, self.span, self.context + notes)
+
+    def format(self) -> str:
+        return "\n".join([str(self)] + [f"    {c}" for c in self.context])
+
+
+class UsageError(RecycleError):
+    """A bad command-line request: unknown game, bad flag value, missing file."""
+
+
+class InternalError(Exception):
+    """A bug in recycle itself; never a game outcome."""

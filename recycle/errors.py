@@ -17,6 +17,8 @@ class Span:
     end_column: int = 0
 
     def __str__(self) -> str:
+        if self.line <= 0:  # a whole-file problem (missing, unreadable)
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
 

@@ -1,0 +1,62 @@
+"""Small statistics used in summaries: Wilson intervals, quantiles, bootstrap (flow-and-analytics §3.8)."""
+from __future__ import annotations
+
+import math
+import random
+from typing import Callable, Sequence
+
+Z95 = 1.959964
+
+
+def wilson(x: float, n: int) -> tuple[float | None, float | None]:
+    """95% Wilson interval for x successes (may be fractional) out of n."""
+    if n <= 0:
+        return None, None
+    p = x / n
+    z2 = Z95 * Z95
+    centre = p + z2 / (2 * n)
+    half = Z95 * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
+    den = 1 + z2 / n
+    return max(0.0, (centre - half) / den), min(1.0, (centre + half) / den)
+
+
+def quantile(sorted_xs: Sequence[float], q: float) -> float:
+    """Linear-interpolation quantile (numpy's default method) of sorted data."""
+    if not sorted_xs:
+        raise ValueError("quantile of no data")
+    pos = (len(sorted_xs) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def mean(xs: Sequence[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def sd(xs: Sequence[float]) -> float | None:
+    if len(xs) < 2:
+        return None
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def describe(xs: Sequence[float]) -> dict:
+    """mean, sd, min, q1, median, q3, max of a sample (None where undefined)."""
+    s = sorted(xs)
+    if not s:
+        return {k: None for k in ("mean", "sd", "min", "q1", "median", "q3", "max")}
+    return {
+        "mean": mean(s), "sd": sd(s), "min": s[0], "q1": quantile(s, 0.25),
+        "median": quantile(s, 0.5), "q3": quantile(s, 0.75), "max": s[-1],
+    }
+
+
+def bootstrap_ci(xs: Sequence[float], seed: int, stat: Callable = mean, b: int = 1000) -> tuple:
+    """Percentile bootstrap 95% interval of stat over xs, resampling with a seeded stream."""
+    if len(xs) < 2:
+        return None, None
+    rng = random.Random(seed)
+    n = len(xs)
+    vals = sorted(stat([xs[rng.randrange(n)] for _ in range(n)]) for _ in range(b))
+    return quantile(vals, 0.025), quantile(vals, 0.975)

@@ -198,7 +198,7 @@ class Builder:
         items = sx.items
         head = items[0]
         second = items[1] if len(items) > 1 else None
-        if isinstance(head, Atom) and head.kind == "NAME" and (second is None or (isinstance(second, Atom) and second.kind == "COMMA")):
+        if isinstance(head, Atom) and head.kind == "NAME" and (second is None or (isinstance(second, Atom) and second.kind in ("COMMA", "NAME"))):
             return self.name_list(sx)
         if self.kw(second, *KINDS):
             self.arity(sx, 3, 4, shape="(<owner> <kind> <name> [<index>])")
@@ -650,7 +650,14 @@ class Builder:
 
 
 def _describe(node) -> str:
-    return type(node).__name__ if not hasattr(node, "span") else f"the form at {node.span.line}:{node.span.column}"
+    """The node as RECYCLE text for messages, e.g. `(size (game vloc X))`."""
+    from .printer import doc, flat  # local: the printer is not needed to load games otherwise
+
+    try:
+        text = flat(doc(node))
+    except TypeError:  # a node without a printing rule
+        return f"the form at {node.span.line}:{node.span.column}"
+    return text if len(text) <= 60 else text[:56] + " …)"
 
 
 # ---------------------------------------------------------------- expression forms
@@ -1225,7 +1232,8 @@ def resolve_teams(teams: tuple, n: int):
         return [list(t) for t in teams], False
     if all(1 <= m <= n for m in flat):
         return [[m - 1 for m in t] for t in teams], True
-    raise ValueError(f"team members must be player ids 0..{n - 1} (or seats 1..{n}): {list(teams)}")
+    written = " ".join("(" + ", ".join(map(str, t)) + ")" for t in teams)
+    raise ValueError(f"team members must be player ids 0..{n - 1} (or seats 1..{n}), but (create teams {written}) is neither")
 
 
 def walk(node):

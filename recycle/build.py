@@ -122,24 +122,26 @@ class Builder:
     def expect(self, sx, scope, want: T):
         """Build sx and check that its type is `want` (a Team counts as players where players are wanted)."""
         node, t = self.guard(self.infer, sx, scope)
-        return self.coerce(node, t, want, sx)
+        return self.coerce(node, t, want, sx, scope)
 
-    def coerce(self, node, t, want: T, sx):
+    def coerce(self, node, t, want: T, sx, scope=None):
         if t is ANY or t == want:
             return node
         if want == T.PLAYERS and t == T.TEAM:
             return A.TeamAsPlayers(node, span=node.span)
-        self.type_error(node, t, want, sx)
+        self.type_error(t, want, sx, scope)
         return Poison(span=sx.span)
 
-    def type_error(self, node, t, want, sx, role: str = ""):
-        notes = ()
-        what = to_text(sx)
-        extra = ""
-        if isinstance(node, A.Var):
-            b = None
-        msg = f"{role}expected {_article(want)}, but {what} is {_article(t)}{extra}"
-        self.error("type", msg, sx, notes)
+    def type_error(self, t, want, sx, scope=None):
+        self.error("type", f"expected {_article(want)}, but {to_text(sx)} is {_article(t)}{self.bound_at(sx, scope)}", sx)
+
+    @staticmethod
+    def bound_at(sx, scope) -> str:
+        """` (bound at L:C)` for a variable, to say where its type comes from (spec §19.1)."""
+        if scope and isinstance(sx, Atom) and sx.kind == "VAR" and sx.value in scope:
+            sp = scope[sx.value].span
+            return f" ({sx.text} bound at {sp.line}:{sp.column})"
+        return ""
 
     def collection(self, sx, scope):
         """Build a collection expression; returns (node, type) with Team -> its members."""
@@ -760,13 +762,13 @@ def _compare(b, sx, scope):
         t = lt if lt is not ANY else rt
         if lt is not ANY and rt is not ANY:
             if lt != rt:
-                b.fail("type", f"`{op}` compares two values of one type, but {to_text(sx[1])} is {_article(lt)} and {to_text(sx[2])} is {_article(rt)}", sx)
+                b.fail("type", f"`{op}` compares two values of one type, but {to_text(sx[1])} is {_article(lt)}{b.bound_at(sx[1], scope)} and {to_text(sx[2])} is {_article(rt)}{b.bound_at(sx[2], scope)}", sx)
             if lt not in COMPARABLE:
                 b.fail("type", f"`{op}` compares Integers, Strings, Cards, Players or Teams, not {lt}s", sx)
         return A.Compare(op, l, r, t if t is not ANY else T.INT, span=sx.span), T.BOOL
     for node, t, x in ((l, lt, sx[1]), (r, rt, sx[2])):
         if t is not ANY and t != T.INT:
-            b.fail("type", f"`{op}` compares Integers, but {to_text(x)} is {_article(t)}", x)
+            b.fail("type", f"`{op}` compares Integers, but {to_text(x)} is {_article(t)}{b.bound_at(x, scope)}", x)
     return A.Compare(op, l, r, T.INT, span=sx.span), T.BOOL
 
 
@@ -929,6 +931,23 @@ EXPR_FORMS: dict[str, Callable] = {
 }
 
 
+VIRTUAL_PILES = (A.SetOp, A.Filter, A.Sort, A.Slice, A.RunAtEnd)
+
+
+def pile_nature(node) -> str | None:
+    """`physical`, `memory` or `virtual` when a pile expression's nature is known at load time (§3.3, §3.5)."""
+    if isinstance(node, A.Location):
+        return "memory" if node.kind == A.Visibility.MEMORY else "physical"
+    if isinstance(node, VIRTUAL_PILES):
+        return "virtual"
+    return None  # a variable or a selection from a PileCollection: known only at run time
+
+
+def _dest_pile(node):
+    inner = node.card if isinstance(node, A.Actual) else node
+    return inner.pile if isinstance(inner, A.CardAt) else None
+
+
 # ---------------------------------------------------------------- action forms
 
 
@@ -936,13 +955,25 @@ def _move(b, sx, scope, in_choice):
     b.arity(sx, 3, shape=f"({sx.head.text} <card> <destination>)")
     card = b.card_ref(sx[1], scope, f"the card to {sx.head.text}")
     dest = b.positional(sx[2], scope, "a destination")
-    cls = A.Move if sx.head.text == "move" else A.Remember
+    verb = sx.head.text
+    nature = pile_nature(_dest_pile(dest))
+    if verb == "move" and nature in ("memory", "virtual"):
+        b.fail("type", f"cannot move a card into {'a memory pile (use remember)' if nature == 'memory' else 'a computed (virtual) pile'}: {to_text(sx[2])}", sx[2])
+    if verb == "remember" and nature in ("physical", "virtual"):
+        b.fail("type", f"remember needs a memory pile (<owner> mem <name>) as destination, not {to_text(sx[2])}", sx[2])
+    src = card.card if isinstance(card, A.Actual) else card
+    if verb == "move" and isinstance(src, A.CardAt) and pile_nature(src.pile) == "memory":
+        b.fail("type", f"cannot move a card out of a memory pile by position (use forget): {to_text(sx[1])}", sx[1])
+    cls = A.Move if verb == "move" else A.Remember
     return cls(card, dest, span=sx.span)
 
 
 def _forget(b, sx, scope, in_choice):
     b.arity(sx, 2, shape="(forget <card>)")
-    return A.Forget(b.positional(sx[1], scope, "the operand of forget"), span=sx.span)
+    node = b.positional(sx[1], scope, "the operand of forget")
+    if pile_nature(_dest_pile(node)) in ("physical", "virtual"):
+        b.fail("type", f"forget removes an entry from a memory pile, but {to_text(sx[1])} is not in one", sx[1])
+    return A.Forget(node, span=sx.span)
 
 
 def _swap(b, sx, scope, in_choice):
@@ -952,6 +983,10 @@ def _swap(b, sx, scope, in_choice):
     t = lt if lt is not ANY else rt
     if lt is not ANY and rt is not ANY and (lt != rt or lt not in (T.PILE, T.CARD)):
         b.fail("type", f"swap takes two piles or two cards, but {to_text(sx[1])} is {_article(lt)} and {to_text(sx[2])} is {_article(rt)}", sx)
+    if t == T.PILE:
+        for node, x in ((l, sx[1]), (r, sx[2])):
+            if pile_nature(node) in ("memory", "virtual"):
+                b.fail("type", f"swap exchanges stored physical piles, but {to_text(x)} is a {pile_nature(node)} pile", x)
     return A.Swap(l, r, t if t is not ANY else T.PILE, span=sx.span)
 
 
@@ -959,7 +994,10 @@ def _shuffle(b, sx, scope, in_choice):
     b.arity(sx, 2, shape="(shuffle <pile>)")
     if b.kw(sx[1], "faro"):
         b.fail("unsupported", "`shuffle faro` is not supported", sx[1])
-    return A.Shuffle(b.expect(sx[1], scope, T.PILE), span=sx.span)
+    pile = b.expect(sx[1], scope, T.PILE)
+    if pile_nature(pile) == "virtual":
+        b.fail("type", f"shuffle needs a stored pile, but {to_text(sx[1])} is computed (virtual)", sx[1])
+    return A.Shuffle(pile, span=sx.span)
 
 
 def _set(b, sx, scope, in_choice):

@@ -197,7 +197,8 @@ def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
         if text in UNSUPPORTED_WORDS:
             errors.append(src.diag("error", "unsupported", UNSUPPORTED_WORDS[text], span))
         else:
-            errors.append(src.diag("error", "lexical", f"unknown keyword `{text}`", span))
+            hint = f" (names are uppercase: {text.upper()})" if len(text) > 1 else ""
+            errors.append(src.diag("error", "lexical", f"unknown keyword `{text}`{hint}", span))
         return Atom("KEYWORD", text, span)
     body = text[1:] if text.startswith("'") else text
     if text.startswith("'"):

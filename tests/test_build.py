@@ -43,7 +43,7 @@ CLAUSE_CONTEXTS = {
     "str": ("(set (game str OUT) {})", lambda n: n.value),
     "bool": ("({} (turn pass))", lambda n: n.cond),
     "card": ("(set (game str OUT) (cardatt RANK {}))", lambda n: n.value.card),
-    "pile": ("(shuffle {})", lambda n: n.pile),
+    "pile": ("(set (game sto X) (size {}))", lambda n: n.value.coll),
     "coll": ("(set (game sto OUT) (size {}))", lambda n: n.value.coll),
     "player": ("(set (game sto OUT) (pid {}))", lambda n: n.value.player),
     "owner": ("(inc ({} sto OUT))", lambda n: n.target.owner),

@@ -74,12 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     c.set_defaults(func=cmd_check)
 
-    try:
-        from . import commands
-    except ImportError:  # pragma: no cover - partial installs only
-        commands = None
-    if commands is not None:
-        commands.register(sub)
+    from . import analysis_cli, commands
+
+    commands.register(sub)
+    analysis_cli.register(sub)
     return p
 
 

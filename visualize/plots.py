@@ -1,0 +1,300 @@
+"""Plots of a batch that need no AI estimates (flow-and-analytics §3.7): branching, length,
+scores, winrate.
+
+Every plot is a 6 x 6 in figure (100 dpi for PNG) in the house style: the title is the game
+stem, matplotlib's default sans-serif font, top and right spines off, the other axis lines
+#4D4D4D, a light grey (#EBEBEB) grid behind the data.  Figures are built with the Agg canvas
+directly (no pyplot, no global backend switch), so this module is safe to import anywhere.
+
+    files, notes = write_plots(records, out, game="Hearts4", players=4, seed=42)
+
+`*_figure` functions build and return a `matplotlib.figure.Figure` (tests inspect it) or
+raise `NoPlotData` with a one-line reason; `save_figure` writes `<name>.png` / `<name>.svg`.
+Jitter uses numpy's default_rng(derive(S, "plot", name)): x offsets for every point in
+(run, decision) order, then y offsets, so images are reproducible.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+import matplotlib
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from recycle.analytics import kernel_smooth, length_runs, outcome_runs
+from recycle.engine.algorithms import derive
+from recycle.stats import wilson
+
+__all__ = [
+    "SEAT_COLORS", "seat_color", "seat_label", "NoPlotData", "PLOTS", "smoother",
+    "branching_figure", "length_figure", "scores_figure", "winrate_figure", "save_figure", "write_plots",
+]
+
+SEAT_COLORS = ("red", "goldenrod", "limegreen", "cyan", "blue", "violet",
+               "darkorange", "sienna", "deeppink", "teal", "olive", "slategray")
+AXIS_COLOR = "#4D4D4D"
+GRID_COLOR = "#EBEBEB"
+FIGSIZE = (6, 6)
+DPI = 100
+PLOTS = ("branching", "length", "scores", "winrate")
+RASTER_POINTS = 5000  # above this many points the SVG embeds them as an image (file size)
+
+
+class NoPlotData(Exception):
+    """The data a plot needs are absent; the message is the one-line note."""
+
+
+def seat_color(seat: int) -> str:
+    """§3.7 colour of a 0-based seat: p1..p6, then the continuation list, cycling."""
+    return SEAT_COLORS[seat % len(SEAT_COLORS)]
+
+
+def seat_label(seat: int) -> str:
+    return f"p{seat + 1}"
+
+
+def _figure(nrows: int = 1, height_ratios=None) -> tuple[Figure, list]:
+    fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(nrows, 1, squeeze=False, gridspec_kw={"height_ratios": height_ratios} if height_ratios else None)
+    axes = [a for row in axes for a in row]
+    for ax in axes:
+        _style(ax)
+    return fig, axes
+
+
+def _style(ax) -> None:
+    """House style: no top/right spines, #4D4D4D axis lines, light grid behind the data."""
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_color(AXIS_COLOR)
+    ax.tick_params(colors=AXIS_COLOR, labelcolor="black")
+    ax.grid(True, color=GRID_COLOR, linewidth=0.8)
+    ax.set_axisbelow(True)
+
+
+# ---------------------------------------------------------------- branching
+
+
+def smoother(k: Sequence[float], b: Sequence[float], max_l: int, points: int = 200):
+    """§3.7: grid over [1, max L], bandwidth max(1, 0.06 max L); returns (grid, yhat, se)."""
+    grid = np.linspace(1, max_l, points)
+    h = max(1.0, 0.06 * max_l)
+    yhat, se = kernel_smooth(k, b, grid, h)
+    return grid, yhat, se
+
+
+def branching_figure(records, *, game: str, seed: int) -> Figure:
+    """Jittered (decision index, branching) points by deciding seat, with the kernel smoother and band."""
+    used = length_runs(records)
+    pts = [(k, b, p) for r in used for k, (p, b, _c) in enumerate(r.decision_rows, 1)]
+    if not pts:
+        raise NoPlotData("no decision points in the used runs")
+    k = np.array([t[0] for t in pts], dtype=float)
+    b = np.array([t[1] for t in pts], dtype=float)
+    seat = np.array([t[2] for t in pts], dtype=int)
+    rng = np.random.default_rng(derive(seed, "plot", "branching"))
+    jx = rng.uniform(-0.4, 0.4, len(pts))
+    jy = rng.uniform(-0.4, 0.4, len(pts))
+    fig, (ax,) = _figure()
+    for s in sorted(set(seat.tolist())):
+        m = seat == s
+        ax.plot(k[m] + jx[m], b[m] + jy[m], linestyle="none", marker="o", markersize=2, alpha=0.9,
+                markeredgewidth=0, color=seat_color(s), label=seat_label(s), rasterized=len(pts) > RASTER_POINTS)
+    max_l = int(k.max())
+    grid, yhat, se = smoother(k, b, max_l)
+    ax.fill_between(grid, yhat - 1.96 * se, yhat + 1.96 * se, color="grey", alpha=0.3, linewidth=0,
+                    label="\u00b11.96 SE band", zorder=3)
+    # a thin white halo keeps the line readable over dense points
+    ax.plot(grid, yhat, color="steelblue", linewidth=2, label="smoothed mean", zorder=4,
+            path_effects=[patheffects.withStroke(linewidth=3.5, foreground="white")])
+    ax.set_title(game)
+    ax.set_xlabel("Decision Point")
+    ax.set_ylabel("Branching Factor")
+    ax.set_ylim(bottom=0, top=max(1.0, float(b.max()) + 0.5) * 1.04)
+    ax.set_xlim(0, max_l + 1)
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), markerscale=3, fontsize=8,
+               title=f"deciding seat ({len(used)} games); line: kernel-smoothed mean branching factor",
+               title_fontsize=8, frameon=False)
+    return fig
+
+
+# ---------------------------------------------------------------- length
+
+
+def length_figure(records, *, game: str) -> Figure:
+    """Histogram of decisions per game; runs stopped at a limit stacked in grey; dashed mean line."""
+    used = length_runs(records)
+    if not used:
+        raise NoPlotData("no used runs")
+    normal = [r.decisions for r in used if r.end_reason == "normal"]
+    limited = [r.decisions for r in used if r.end_reason != "normal"]
+    allL = normal + limited
+    lo, hi = min(allL), max(allL)
+    bins = np.arange(lo - 0.5, hi + 1.5, 1.0) if hi <= 100 else 50
+    fig, (ax,) = _figure()
+    data, colors, labels = [normal], ["steelblue"], [f"ended normally ({len(normal)})"]
+    if limited:
+        data.append(limited)
+        colors.append("grey")
+        labels.append(f"stopped at a limit ({len(limited)})")
+    ax.hist(data, bins=bins, stacked=True, color=colors, label=labels, edgecolor="white", linewidth=0.3)
+    mean = float(np.mean(allL))
+    ax.axvline(mean, color="black", linestyle="--", linewidth=1.2, label=f"mean = {mean:.1f}")
+    ax.set_title(game)
+    ax.set_xlabel("Game Length (decision points per game)")
+    ax.set_ylabel("Number of Games")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.legend(fontsize=8, title=f"{len(used)} games", title_fontsize=8, framealpha=0.9)
+    return fig
+
+
+# ---------------------------------------------------------------- scores
+
+
+def scores_figure(records, *, game: str, players: int, include_limited: bool = False,
+                  direction: Optional[str] = None) -> Figure:
+    """One violin per seat with a box plot inside it; y is the final score."""
+    used = outcome_runs(records, include_limited)
+    if not used or players < 1:
+        raise NoPlotData("no runs with scores")
+    data = [np.array([r.scores[s] for r in used], dtype=float) for s in range(players)]
+    pos = np.arange(1, players + 1)
+    fig, (ax,) = _figure()
+    varied = [i for i, d in enumerate(data) if np.ptp(d) > 0]
+    if varied:
+        try:
+            parts = ax.violinplot([data[i] for i in varied], positions=pos[varied], widths=0.8,
+                                  showextrema=False)
+            for i, body in zip(varied, parts["bodies"]):
+                body.set_facecolor(seat_color(i))
+                body.set_edgecolor(AXIS_COLOR)
+                body.set_alpha(0.45)
+        except np.linalg.LinAlgError:  # older matplotlib: a degenerate kernel density
+            pass
+    ax.boxplot(data, positions=pos, widths=0.15, patch_artist=True, showfliers=True,
+               boxprops={"facecolor": "white", "edgecolor": "black"}, medianprops={"color": "black"},
+               whiskerprops={"color": "black"}, capprops={"color": "black"},
+               flierprops={"marker": "o", "markersize": 3, "markerfacecolor": AXIS_COLOR, "markeredgewidth": 0})
+    ax.set_xticks(pos, [seat_label(s) for s in range(players)])
+    ax.set_xlim(0.4, players + 0.6)
+    ax.set_title(game)
+    ax.set_xlabel("Seat")
+    best = {"max": " (higher wins)", "min": " (lower wins)"}.get(direction or "", "")
+    ax.set_ylabel("Final Score" + best)
+    handles = [Patch(facecolor="lightgrey", edgecolor=AXIS_COLOR, alpha=0.6, label="score distribution"),
+               Patch(facecolor="white", edgecolor="black", label="quartiles, median line")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=8, frameon=False,
+               title=f"final scores over {len(used)} games, one violin per seat", title_fontsize=8)
+    return fig
+
+
+# ---------------------------------------------------------------- winrate
+
+
+def _win_table(used, players, groups):
+    """[(label, colour, W, lo, hi)] for (label, colour, [(run, seat)]) groups."""
+    out = []
+    for label, color, occ in groups:
+        n = len(occ)
+        x = sum(r.shares[s] for r, s in occ)
+        lo, hi = wilson(x, n)
+        out.append((label, color, x / n if n else 0.0, lo, hi))
+    return out
+
+
+def _bars(ax, rows, players, xlabel, n_games):
+    x = np.arange(len(rows))
+    w = np.array([r[2] for r in rows])
+    lo = np.array([r[3] if r[3] is not None else r[2] for r in rows])
+    hi = np.array([r[4] if r[4] is not None else r[2] for r in rows])
+    ax.bar(x, w, color=[r[1] for r in rows], edgecolor=AXIS_COLOR, linewidth=0.6, width=0.7)
+    ax.errorbar(x, w, yerr=[w - lo, hi - w], fmt="none", ecolor="black", elinewidth=1.2, capsize=5,
+                label="95% Wilson interval")
+    ax.axhline(1 / players, color="black", linestyle="--", linewidth=1.2, label=f"fair share 1/{players} = {1 / players:.3f}")
+    ax.set_xticks(x, [r[0] for r in rows])
+    top = max(float(hi.max()) if len(rows) else 0.0, 1 / players)
+    ax.set_ylim(0, min(1.0, top * 1.35 + 0.02))           # headroom for the legend
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Win Rate (share of games won)")
+    ax.legend(fontsize=8, title=f"{n_games} games", title_fontsize=8, loc="best", framealpha=0.9)
+
+
+def winrate_figure(records, *, game: str, players: int, include_limited: bool = False) -> Figure:
+    """Bars of win rate per seat with Wilson CIs and a dashed 1/n line; a kind panel when kinds vary."""
+    used = outcome_runs(records, include_limited)
+    if players < 2:
+        raise NoPlotData("one seat, win rates are not applicable")
+    if not used:
+        raise NoPlotData("no runs with outcomes")
+    seat_rows = _win_table(used, players, [(seat_label(s), seat_color(s), [(r, s) for r in used])
+                                           for s in range(players)])
+    kinds = sorted({r.lineup[s] for r in used for s in range(players) if s < len(r.lineup)})
+    fixed = all(r.lineup[:players] == used[0].lineup[:players] for r in used)
+    by_kind = len(kinds) > 1 or not fixed
+    fig, axes = _figure(2 if by_kind else 1)
+    _bars(axes[0], seat_rows, players, "Seat", len(used))
+    axes[0].set_title(game)
+    if by_kind:
+        palette = ("grey", "tab:orange", "tab:purple", "tab:brown", "tab:pink", "tab:olive")
+        kind_rows = _win_table(used, players, [
+            (f"kind {k}", palette[i % len(palette)],
+             [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == k])
+            for i, k in enumerate(kinds)])
+        _bars(axes[1], kind_rows, players, "Player Kind", len(used))
+    return fig
+
+
+# ---------------------------------------------------------------- files
+
+
+def save_figure(fig: Figure, out_dir: str | Path, name: str, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Write <name>.<fmt> for each format (PNG at 100 dpi); SVG ids and metadata made reproducible."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for fmt in formats:
+        path = out_dir / f"{name}.{fmt}"
+        meta = {"Date": None} if fmt == "svg" else ({"Software": None} if fmt == "png" else None)
+        with matplotlib.rc_context({"svg.hashsalt": f"recycle-{name}"}):
+            fig.savefig(path, format=fmt, dpi=DPI, metadata=meta)
+        paths.append(path)
+    return paths
+
+
+def write_plots(records, out_dir: str | Path, *, game: str, players: int, seed: int,
+                formats: Sequence[str] = ("png", "svg"), include_limited: bool = False,
+                direction: Optional[str] = None, names: Sequence[str] = PLOTS,
+                print_notes: bool = True) -> tuple[list[Path], list[str]]:
+    """Write the requested plots; a plot without data is skipped with a one-line note (returned and printed)."""
+    builders = {
+        "branching": lambda: branching_figure(records, game=game, seed=seed),
+        "length": lambda: length_figure(records, game=game),
+        "scores": lambda: scores_figure(records, game=game, players=players, include_limited=include_limited,
+                                        direction=direction),
+        "winrate": lambda: winrate_figure(records, game=game, players=players, include_limited=include_limited),
+    }
+    files, notes = [], []
+    for name in names:
+        if name not in builders:
+            notes.append(f"note: plot {name!r} skipped: it needs AI estimates (no searching player yet)"
+                         if name in ("spread", "lead") else f"note: unknown plot {name!r} skipped")
+            continue
+        try:
+            fig = builders[name]()
+        except NoPlotData as e:
+            notes.append(f"note: plot {name} skipped: {e}")
+            continue
+        files.extend(save_figure(fig, out_dir, name, formats))
+    if print_notes:
+        for n in notes:
+            print(n, file=sys.stderr)
+    return files, notes
+

@@ -36,11 +36,11 @@ def surface(path: Path):
 
 
 def full_loader() -> tuple[Callable[[Path], object] | None, str]:
-    """recycle.load.load_game if it can be imported (else None), and why not."""
+    """recycle.build.load_game if it can be imported (else None), and why not."""
     try:
-        from recycle.load import load_game
+        from recycle.build import load_game
     except ImportError as e:
-        return None, f"recycle.load.load_game is not importable ({e})"
+        return None, f"recycle.build.load_game is not importable ({e})"
     return load_game, ""
 
 

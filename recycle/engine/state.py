@@ -1,0 +1,229 @@
+"""The game state: plain, slotted, clonable data (design.md "Engine").
+
+A `State` belongs to the `Program` that created it: pile ids, storage slots and
+card kinds are small integers from that program's registries.  Nothing in a
+state holds a Python frame or generator; the position in the program is one
+integer (`pc`), so `clone()` is a handful of list copies.
+
+Representation (see core.py for the registries):
+
+* piles:   list of lists of card ids; index 0 = bottom, last = top.
+* where:   card id -> physical pile id holding it.
+* vals:    storage slot -> int | str | PointMap.
+* pcyc:    player-cycle stack, flattened pairs [current, queued, current, queued, ...];
+           queued is -1 when nothing is queued.  Innermost cycle last.
+* tcyc:    team-cycle stack, the current team of each cycle (teams are never queued).
+* env:     variable slots (each binder has its own slot; declares are constants).
+* catt / ckind / cmeta: the card table: attribute map, kind id and (deck, serial)
+           per card id.  Shared between clones and copied only when a
+           `create deck` runs during play (copy on write).
+* log:     None in real play; the undo/redo log while a choice's options are built.
+* rec:     None, or the recorder receiving the events of the real game.
+"""
+from __future__ import annotations
+
+import random
+
+# status codes
+RUNNING = 0
+WAITING = 1  # at a decision point: options built, waiting for apply()
+DONE = 2  # completed normally (scored)
+LIMIT = 3  # stopped on a limit (scored provisionally)
+ERROR = 4  # stopped on a run-time error (not scored)
+
+STATUS_NAMES = {RUNNING: "running", WAITING: "waiting", DONE: "completed", LIMIT: "limit", ERROR: "error"}
+
+# pile kinds (Visibility order of the spec's table)
+VLOC, ILOC, HLOC, OLOC, MEM = 0, 1, 2, 3, 4
+KIND_WORDS = ("vloc", "iloc", "hloc", "oloc", "mem")
+
+# log / option op codes.  Every op tuple starts with its code.
+#   MV   (MV, card, from_pid, from_index, to_pid, to_index)
+#   REM  (REM, card, mem_pid, index)
+#   FGT  (FGT, card, mem_pid, index)
+#   SWP  (SWP, pid_a, pid_b)                              swap of two piles
+#   SWC  (SWC, card_a, pid_a, index_a, card_b, pid_b, index_b)
+#   SHF  (SHF, pid, old_order_tuple, new_order_tuple)
+#   SET  (SET, slot, old_value, new_value)
+#   PCY  (PCY, index_in_pcyc, old, new)                    cycle current / cycle next
+#   PASS (PASS,)                                          turn pass
+#   VDEL (VDEL, virtual_list, index, card)                 entry removed from a virtual pile
+MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, VDEL = range(10)
+
+
+class PointMap:
+    """An evaluated point map (spec §13): awards ((KEY, VALUE), ...), points) and cached scores per card kind."""
+
+    __slots__ = ("awards", "sk")
+
+    def __init__(self, awards: tuple, kinds: list):
+        self.awards = awards
+        self.sk: list[int] = []
+        self.extend(kinds)
+
+    def extend(self, kinds: list) -> list:
+        """Compute the scores of card kinds registered since the last call; returns the score list."""
+        sk = self.sk
+        awards = self.awards
+        for k in range(len(sk), len(kinds)):
+            att = kinds[k]
+            s = 0
+            for conds, pts in awards:
+                for key, val in conds:
+                    if att.get(key, "") != val:
+                        break
+                else:
+                    s += pts
+            sk.append(s)
+        return sk
+
+    def to_json(self):
+        return [[[list(c) for c in conds], pts] for conds, pts in self.awards]
+
+    def __repr__(self) -> str:
+        return f"PointMap({self.awards!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, PointMap) and other.awards == self.awards
+
+    def __hash__(self):
+        return hash(self.awards)
+
+    def __reduce__(self):
+        return (_make_pm, (self.awards,))
+
+
+def _make_pm(awards):
+    pm = PointMap.__new__(PointMap)
+    pm.awards = awards
+    pm.sk = []
+    return pm
+
+
+class CardMeta:
+    """Per-card deck name and serial, plus the next serial per deck name (spec §4.8)."""
+
+    __slots__ = ("deck", "serial", "next_serial")
+
+    def __init__(self, deck: list, serial: list, next_serial: dict):
+        self.deck = deck
+        self.serial = serial
+        self.next_serial = next_serial
+
+    def copy(self) -> "CardMeta":
+        return CardMeta(list(self.deck), list(self.serial), dict(self.next_serial))
+
+    def __eq__(self, other):
+        return isinstance(other, CardMeta) and (self.deck, self.serial, self.next_serial) == (other.deck, other.serial, other.next_serial)
+
+
+class Option:
+    """One option of a decision point: the ops of its path (exact effect) and their description."""
+
+    __slots__ = ("ops", "_text")
+
+    def __init__(self, ops: tuple):
+        self.ops = ops
+        self._text = None
+
+    @property
+    def actions(self) -> tuple:
+        """The ops that are actions or effects (everything but bookkeeping of virtual piles)."""
+        return tuple(op for op in self.ops if op[0] != VDEL)
+
+    def __repr__(self) -> str:
+        return f"Option({self.actions!r})"
+
+    def __reduce__(self):
+        # virtual-list entries refer to option-building scratch lists: drop them, they never replay
+        return (Option, (self.actions,))
+
+
+class State:
+    """The mutable state of one game (spec §1.3).  Clone with `clone()`; compare with `==`."""
+
+    __slots__ = (
+        "pc", "status", "piles", "where", "vals", "pcyc", "tcyc", "env",
+        "catt", "ckind", "cmeta", "rng", "seed",
+        "decisions", "steps", "max_decisions", "max_steps",
+        "opts", "chooser", "records", "log", "rec",
+        "error", "limit", "scores", "warnings",
+    )
+
+    def clone(self) -> "State":
+        """An independent copy (rng state included); the copy carries no recorder."""
+        c = State.__new__(State)
+        c.pc = self.pc
+        c.status = self.status
+        c.piles = [p[:] for p in self.piles]
+        c.where = self.where[:]
+        c.vals = self.vals[:]
+        c.pcyc = self.pcyc[:]
+        c.tcyc = self.tcyc[:]
+        c.env = self.env[:]
+        c.catt = self.catt
+        c.ckind = self.ckind
+        c.cmeta = self.cmeta
+        rng = self.rng
+        if rng is not None:
+            r = random.Random.__new__(random.Random)
+            r.setstate(rng.getstate())
+            c.rng = r
+        else:
+            c.rng = None
+        c.seed = self.seed
+        c.decisions = self.decisions
+        c.steps = self.steps
+        c.max_decisions = self.max_decisions
+        c.max_steps = self.max_steps
+        c.opts = self.opts
+        c.chooser = self.chooser
+        c.records = self.records[:]
+        c.log = None
+        c.rec = None
+        c.error = self.error
+        c.limit = self.limit
+        c.scores = self.scores
+        c.warnings = self.warnings
+        return c
+
+    def __getstate__(self):
+        d = {k: getattr(self, k) for k in State.__slots__}
+        d["rec"] = None
+        d["log"] = None
+        return d
+
+    def __setstate__(self, d):
+        for k in State.__slots__:
+            setattr(self, k, d.get(k))
+
+    def _key(self):
+        # piles and cells spring into existence lazily: trailing empty piles / default cells do not count
+        piles, vals = self.piles, self.vals
+        n = len(piles)
+        while n and not piles[n - 1]:
+            n -= 1
+        m = len(vals)
+        while m and (vals[m - 1] == 0 or vals[m - 1] == "" or (isinstance(vals[m - 1], PointMap) and not vals[m - 1].awards)):
+            m -= 1
+        return (self.pc, self.status, piles[:n], self.where, vals[:m], self.pcyc, self.tcyc,
+                self.env, self.catt, self.cmeta.deck, self.cmeta.serial, self.decisions, self.steps,
+                self.rng.getstate() if self.rng is not None else None)
+
+    def __eq__(self, other):
+        """Equal game situations: piles, storage, cycles, variables, cards, counters and rng state."""
+        return isinstance(other, State) and self._key() == other._key()
+
+    __hash__ = None
+
+    @property
+    def current_player(self) -> int:
+        return self.pcyc[-2]
+
+    @property
+    def current_team(self) -> int:
+        return self.tcyc[-1]
+
+    def __repr__(self) -> str:
+        return (f"<State pc={self.pc} status={STATUS_NAMES.get(self.status)} decisions={self.decisions} "
+                f"player={self.pcyc[-2] if self.pcyc else None}>")

@@ -1,0 +1,98 @@
+"""The result of one game (language spec §16.6; flow-and-analytics §3.2, §5.2)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+OUTCOMES = ("completed", "limit", "error")
+END_REASONS = ("normal", "decision_limit", "step_limit", "error")
+
+
+@attrs.frozen(slots=True)
+class DecisionRecord:
+    """One decision point (§16.1): 1-based number, chooser seat, branching factor, chosen index, position."""
+
+    number: int
+    chooser: int
+    branching: int
+    chosen: int
+    position: str  # "FILE:LINE:COLUMN" of the choice
+
+    def to_dict(self) -> dict:
+        return {"n": self.number, "seat": self.chooser, "options": self.branching,
+                "choice": self.chosen, "position": self.position}
+
+
+@attrs.frozen(slots=True)
+class LimitInfo:
+    """Which limit stopped the game (§16.4), the counters then, and where it stopped."""
+
+    which: str  # "decisions" | "steps"
+    decisions: int
+    steps: int
+    position: str
+
+    @property
+    def message(self) -> str:
+        return f"limit reached: {self.which} (decisions {self.decisions}, steps {self.steps}) at {self.position}"
+
+
+@attrs.frozen(slots=True)
+class ErrorInfo:
+    """A run-time error (§19.4): class, message, position, context lines and the full report."""
+
+    cls: str
+    message: str
+    position: str
+    context: tuple[str, ...]
+    text: str
+
+
+@attrs.define(slots=True)
+class GameResult:
+    """Outcome, decision records, (provisional) scores, ranks, win shares, and the chosen indices."""
+
+    outcome: str  # completed | limit | error
+    end_reason: str  # normal | decision_limit | step_limit | error
+    seed: Optional[int]
+    direction: str  # max | min
+    decisions: list[DecisionRecord]
+    scores: Optional[list[int]]
+    ranks: Optional[list[int]]
+    shares: Optional[list[float]]
+    winners: Optional[list[int]]
+    limit: Optional[LimitInfo] = None
+    error: Optional[ErrorInfo] = None
+    warnings: tuple = ()
+    choices: list[int] = attrs.Factory(list)
+    score_error: Optional[ErrorInfo] = None  # a run-time error while scoring a limit outcome
+
+    @property
+    def n_decisions(self) -> int:
+        return len(self.decisions)
+
+    @property
+    def provisional(self) -> bool:
+        return self.outcome == "limit"
+
+    @property
+    def error_message(self) -> Optional[str]:
+        return self.error.text if self.error else None
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary (the `end` line of a transcript plus details)."""
+        return {
+            "outcome": self.outcome,
+            "reason": self.end_reason,
+            "seed": self.seed,
+            "decisions": self.n_decisions,
+            "direction": self.direction,
+            "scores": self.scores,
+            "ranks": self.ranks,
+            "win_share": self.shares,
+            "winners": self.winners,
+            "limit": attrs.asdict(self.limit) if self.limit else None,
+            "error": self.error.text if self.error else None,
+            "warnings": [getattr(w, "message", str(w)) for w in self.warnings],
+        }

@@ -27,10 +27,11 @@ def dumps(obj) -> str:
 class _Recorder:
     """Counts moves and turns of the real game and keeps its events at level `full`."""
 
-    __slots__ = ("keep", "events", "moves", "turns")
+    __slots__ = ("keep", "events", "moves", "turns", "wants_text")
 
     def __init__(self, keep: bool):
         self.keep = keep
+        self.wants_text = keep
         self.events: list = []
         self.moves = 0
         self.turns = 0

@@ -296,11 +296,14 @@ class ListRecorder(list):
 class EventSink:
     """Turns engine callbacks into event dicts in the transcript format (flow-and-analytics §5.2)."""
 
-    __slots__ = ("prog", "out")
+    __slots__ = ("prog", "out", "text")
 
     def __init__(self, prog: "Program", recorder):
         self.prog = prog
         self.out = recorder.event if hasattr(recorder, "event") else recorder
+        # Describing the chosen option costs more than playing it: a recorder
+        # that only counts events says so with `wants_text = False`.
+        self.text = getattr(recorder, "wants_text", True)
 
     def card(self, st, c) -> str:
         return f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
@@ -555,8 +558,10 @@ class Program:
         ops = opts[i].ops
         rec = st.rec
         if rec is not None:
-            rec.raw({"type": "decision", "n": n, "seat": st.chooser, "kind": kind, "options": len(opts),
-                     "choice": i, "text": "; ".join(self.describe(st, opts[i]))})
+            ev = {"type": "decision", "n": n, "seat": st.chooser, "kind": kind, "options": len(opts), "choice": i}
+            if rec.text:
+                ev["text"] = "; ".join(self.describe(st, opts[i]))
+            rec.raw(ev)
         redo = REDO
         try:
             for op in ops:

@@ -557,8 +557,10 @@ def format_summary(stats: dict, information: Optional[dict] = None) -> str:
                        f"{s['outright']:>8}  {s['shared']:>6}  {_num(sm['value'] if sm else None, '{:.2f}')}")
         t = stats["ties"]["first"]
         out.append(f"Ties for first: {t['count']} ({_ci_text(t['rate'])})")
-    elif stats["seats"]:
+    elif stats["seats"] and stats["seats"][0].get("fair") is None:
         out.append("Win rates: not applicable (one player)")
+    elif stats["seats"]:
+        out.append("Win rates: no game with an outcome to count")
     for e in stats["errors"]:
         out.append(f"error in run {e['run']} (game seed {e['game_seed']}): {e['message']}")
     if information is not None:

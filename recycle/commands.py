@@ -142,6 +142,16 @@ def _check_out(out: Path) -> None:
             print(f"note: --out {out}: replacing {', '.join(clash)} from an earlier run", file=sys.stderr)
 
 
+def _make_out(out: Path) -> None:
+    """Create the --out folder before the batch, so that a bad folder does not cost the user the whole run."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
+
+
 def run_summary(sess, spec, records, elapsed: float) -> dict:
     """The `recycle run --json` object (and the numbers of the table)."""
     from .stats import mean, quantile, wilson
@@ -173,11 +183,23 @@ def run_summary(sess, spec, records, elapsed: float) -> dict:
         "wins_by_seat": wins,
         "wins_ci95": wins_ci,
         "mean_scores": [mean([r.scores[s] for r in scored]) for s in range(seats)],
-        "first_errors": [{"run": r.run, "game_seed": r.game_seed, "error": r.error} for r in errors[:5]],
+        "first_errors": _first_distinct_errors(errors),
         "elapsed_s": elapsed,
         "games_per_s": n / elapsed if elapsed > 0 else None,
         "decisions_per_s": total_dec / elapsed if elapsed > 0 else None,
     }
+
+
+def _first_distinct_errors(errors, k: int = 5) -> list:
+    """The first k distinct error messages, each with the first run (and its game seed) that raised it (§3.2)."""
+    out, seen = [], set()
+    for r in errors:
+        if r.error not in seen:
+            seen.add(r.error)
+            out.append({"run": r.run, "game_seed": r.game_seed, "error": r.error})
+            if len(out) == k:
+                break
+    return out
 
 
 def _fmt(v, digits=2) -> str:
@@ -211,13 +233,17 @@ def print_run_table(summary: dict) -> None:
                   _fmt(summary["mean_scores"][i], 2))
     con.print(s)
     for e in summary["first_errors"]:
-        con.print(f"[red]error[/red] in run {e['run']} (game seed {e['game_seed']}):\n{e['error']}", highlight=False)
+        # The message is plain text: `error[no-card]` must not be read as rich markup, nor wrapped.
+        con.print(f"[red]error[/red] in run {e['run']} (game seed {e['game_seed']}):", highlight=False)
+        con.print(e["error"], markup=False, highlight=False, soft_wrap=True)
 
 
 def cmd_run(args) -> int:
     from .batch import write_core_files
 
     sess, spec = open_batch(args)
+    if args.out is not None:
+        _make_out(args.out)
     if not args.json:
         print(f"{sess.name}: {args.n} games, seed {spec.seed}, players {' '.join(spec.lineup)}"
               + (f", {args.jobs} jobs" if args.jobs > 1 else ""), file=sys.stderr)
@@ -235,7 +261,10 @@ def cmd_run(args) -> int:
             "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"], "decisions_per_s": summary["decisions_per_s"],
                        "jobs": args.jobs},
         }
-        write_core_files(args.out, sess.name, records, sess.prog.direction, full)
+        try:
+            write_core_files(args.out, sess.name, records, sess.prog.direction, full)
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: cannot write the results ({e.strerror or e})") from None
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

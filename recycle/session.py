@@ -16,7 +16,6 @@ from .batch import RunRecord
 from .engine.algorithms import derive
 from .errors import RecycleError, UsageError
 from .players import registry
-from .players.base import ScriptedPlayer
 
 
 def dumps(obj) -> str:
@@ -46,20 +45,37 @@ class _Recorder:
             self.events.append(d)
 
 
+class _ReplayScript:
+    """The recorded decisions of a transcript, checked one by one as the replay reaches them (§5.3 step 3)."""
+
+    def __init__(self, decisions: list, linenos: list, end_line: int):
+        self.decisions, self.linenos, self.end_line = decisions, linenos, end_line
+        self.pos = 0
+
+    def next(self, prog, st) -> int:
+        seat, n = prog.chooser(st), len(prog.options(st))
+        if self.pos >= len(self.decisions):
+            raise ReplayMismatch(self.end_line, f"the game to end after {len(self.decisions)} decisions",
+                                 f"decision {len(self.decisions) + 1} for seat {seat} with {n} options")
+        d = self.decisions[self.pos]
+        if d["seat"] != seat or d["options"] != n:
+            raise ReplayMismatch(self.linenos[self.pos], f"seat {d['seat']} with {d['options']} options",
+                                 f"seat {seat} with {n} options")
+        self.pos += 1
+        return d["choice"]
+
+
 class _SeatScript:
     """One seat's view of a shared script, reporting the seat's original lineup code."""
 
-    def __init__(self, script: ScriptedPlayer, code: str):
+    def __init__(self, script: _ReplayScript, code: str):
         self.script, self.code = script, code
 
     def start(self, prog, seat, seed):
         pass
 
     def choose(self, prog, st) -> int:
-        try:
-            return self.script.choose(prog, st)
-        except IndexError:
-            raise ReplayMismatch(0, "the game to end", "a further decision point") from None
+        return self.script.next(prog, st)
 
 
 class ReplayMismatch(RecycleError):
@@ -140,46 +156,89 @@ class GameSession:
 # ------------------------------------------------------------------ replay
 
 
-def read_transcript(path) -> list[dict]:
-    """The JSON objects of a transcript file; raises UsageError on a malformed file."""
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _read_transcript(path) -> tuple[list[dict], list[int]]:
+    """The JSON objects of a transcript file and their line numbers; UsageError on a malformed file."""
     p = Path(path)
     try:
         text = p.read_text("utf-8")
     except FileNotFoundError:
         raise UsageError(f"{path}: no such transcript") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory, not a transcript") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read transcript: {e}") from None
-    lines = []
+    lines, linenos = [], []
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            lines.append(json.loads(line))
+            obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise UsageError(f"{path}:{i}: not a transcript line (invalid JSON: {e.msg})") from None
+        if not isinstance(obj, dict):
+            raise UsageError(f"{path}:{i}: not a transcript line (expected a JSON object)")
+        lines.append(obj)
+        linenos.append(i)
     if not lines or lines[0].get("type") != "header" or lines[0].get("format") != "recycle-transcript":
         raise UsageError(f"{path}: not a recycle transcript (no header line)")
-    return lines
+    head, hl = lines[0], linenos[0]
+    for key, ok in (("file", lambda v: isinstance(v, str) and v != ""), ("sha256", lambda v: isinstance(v, str)),
+                    ("seed", lambda v: _is_int(v) and v >= 0), ("players", lambda v: _is_int(v) and v >= 1),
+                    ("lineup", lambda v: v is None or (isinstance(v, list) and all(isinstance(c, str) for c in v))),
+                    ("params", lambda v: v is None or isinstance(v, dict)),
+                    ("batch", lambda v: v is None or isinstance(v, dict))):
+        if (key not in head and key not in ("lineup", "params", "batch")) or not ok(head.get(key)):
+            raise UsageError(f"{path}:{hl}: the header has no valid {key!r}")
+    params = head.get("params") or {}
+    if not isinstance(params.get("declares") or {}, dict) or not all(
+            _is_int(params[k]) and params[k] >= 1 for k in ("max_decisions", "max_idle_steps") if k in params):
+        raise UsageError(f"{path}:{hl}: the header's params are not valid")
+    for obj, i in zip(lines[1:], linenos[1:]):
+        if obj.get("type") != "decision":
+            continue
+        seat, options, choice = obj.get("seat"), obj.get("options"), obj.get("choice")
+        if not (_is_int(seat) and _is_int(options) and options >= 1):
+            raise UsageError(f"{path}:{i}: a decision line needs an integer seat and option count")
+        if not _is_int(choice) or not 0 <= choice < options:
+            raise UsageError(f"{path}:{i}: decision {obj.get('n')}: choice {choice!r} is not an option index "
+                             f"(0 … {options - 1})")
+    return lines, linenos
+
+
+def read_transcript(path) -> list[dict]:
+    """The JSON objects of a transcript file; raises UsageError on a malformed file."""
+    return _read_transcript(path)[0]
 
 
 def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
 
-    Raises UsageError when the game file is missing or changed (unless force), and
-    ReplayMismatch when the replay diverges from the recorded decisions or end.
+    Raises UsageError when the transcript is malformed or the game file is missing or changed
+    (unless force), and ReplayMismatch when the replay diverges from the recorded decisions or end.
+    Line numbers in errors are those of the transcript file (1-based).
     """
     from .batch import file_sha256
 
-    lines = read_transcript(path)
+    lines, linenos = _read_transcript(path)
     head = lines[0]
-    gp = Path(game_path) if game_path else Path(path).parent / head["file"]
-    if not gp.exists():
-        from . import library
+    if game_path:
+        gp = Path(game_path)
+        if not gp.is_file():
+            raise UsageError(f"--game {game_path}: no such game file")
+    else:
+        gp = Path(path).parent / head["file"]
+        if not gp.is_file():
+            from . import library
 
-        try:
-            gp = library.resolve(head.get("game", ""))
-        except UsageError:
-            raise UsageError(f"the game file {head['file']} was not found next to the transcript; give it with --game") from None
+            try:
+                gp = library.resolve(str(head.get("game", "")))
+            except UsageError:
+                raise UsageError(f"the game file {head['file']} was not found next to the transcript; "
+                                 "give it with --game") from None
     warnings = []
     digest = file_sha256(gp)
     if digest != head["sha256"]:
@@ -189,34 +248,38 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
         warnings.append(msg)
     params = head.get("params") or {}
     sess = GameSession.open(gp, params.get("declares") or None)
-    decisions = [l for l in lines if l.get("type") == "decision"]
-    script = ScriptedPlayer([d["choice"] for d in decisions])
+    if head["players"] != sess.n_players:
+        raise UsageError(f"{path}: the transcript is for {head['players']} players, but {gp} has {sess.n_players}")
     lineup = head.get("lineup") or ["S"] * sess.n_players
+    if len(lineup) != sess.n_players:
+        raise UsageError(f"{path}: the header's lineup names {len(lineup)} players, but the game has {sess.n_players}")
+    dec_idx = [k for k, l in enumerate(lines) if l.get("type") == "decision"]
+    end_idx = next((k for k, l in enumerate(lines) if l.get("type") == "end"), None)
+    end_line = linenos[end_idx] if end_idx is not None else linenos[-1] + 1
+    script = _ReplayScript([lines[k] for k in dec_idx], [linenos[k] for k in dec_idx], end_line)
     players = [_SeatScript(script, code) for code in lineup]
-    rec = sess.play(head["seed"], lineup, run=(head.get("batch") or {}).get("run", 0),
-                    batch_seed=(head.get("batch") or {}).get("seed"),
+    batch = head.get("batch") or {}
+    rec = sess.play(head["seed"], lineup, run=batch.get("run", 0), batch_seed=batch.get("seed"),
                     max_decisions=params.get("max_decisions", 2000), max_idle_steps=params.get("max_idle_steps", 10000),
                     level="full", players=players)
     regenerated = [json.loads(l) for l in rec.transcript]
-    got_dec = [l for l in regenerated if l["type"] == "decision"]
-    for k, (want, got) in enumerate(zip(decisions, got_dec)):
-        if want["seat"] != got["seat"] or want["options"] != got["options"]:
-            line = lines.index(want) + 1
-            raise ReplayMismatch(line, f"seat {want['seat']} with {want['options']} options",
-                                 f"seat {got['seat']} with {got['options']} options")
-    if len(got_dec) != len(decisions):
-        raise ReplayMismatch(len(lines), f"{len(decisions)} decisions", f"{len(got_dec)} decisions")
+    if script.pos < len(dec_idx):
+        k = dec_idx[script.pos]
+        raise ReplayMismatch(linenos[k], f"decision {script.pos + 1} for seat {lines[k]['seat']}",
+                             f"the game to end ({rec.end_reason}) after {rec.decisions} decisions")
     if verify:
-        want_end = next((l for l in lines if l.get("type") == "end"), None)
         got_end = next((l for l in regenerated if l.get("type") == "end"), None)
-        if want_end is not None and want_end != got_end:
-            raise ReplayMismatch(lines.index(want_end) + 1, want_end, got_end)
+        if end_idx is None:
+            raise ReplayMismatch(end_line, "an end line (the transcript has none)", got_end)
+        if lines[end_idx] != got_end:
+            raise ReplayMismatch(end_line, lines[end_idx], got_end)
         if head.get("level") == "full":
-            for i, (a, b) in enumerate(zip(lines[1:], regenerated[1:]), 2):
+            for a, b, i in zip(lines[1:], regenerated[1:], linenos[1:]):
                 if a != b:
                     raise ReplayMismatch(i, a, b)
             if len(lines) != len(regenerated):
-                raise ReplayMismatch(min(len(lines), len(regenerated)) + 1, f"{len(lines)} lines", f"{len(regenerated)} lines")
+                raise ReplayMismatch(linenos[min(len(lines), len(regenerated)) - 1] + 1,
+                                     f"{len(lines)} lines", f"{len(regenerated)} lines")
     regenerated[0] = head
     return regenerated, warnings
 

@@ -1,0 +1,61 @@
+"""Regenerate the golden transcripts of the shipped games (flow-and-analytics §5.3).
+
+    python tests/golden/regenerate.py [--force]
+
+Each golden file is the `full` transcript of one seeded game with random players:
+tests/golden/<game>-seed-<S>.jsonl.  tests/test_replay.py replays every golden file and
+requires identity line by line, and plays the seed again requiring the same bytes; so a
+golden file changes only when the game file, the interpreter version or the engine's
+behaviour changes.  Regenerate deliberately, after checking that the change is intended
+(`git diff tests/golden` shows what moved): existing files are not overwritten without
+--force.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO))  # the working tree, installed or not
+
+GOLDEN = {"block_rummy": (1, 2024)}  # shipped game -> fixed game seeds
+LINEUP = ("R", "R")
+
+
+def golden_path(game: str, seed: int) -> Path:
+    return HERE / f"{game}-seed-{seed}.jsonl"
+
+
+def transcript_bytes(game: str, seed: int) -> bytes:
+    """The full transcript of one game of a shipped game with seed `seed` (all random players)."""
+    from recycle import library
+    from recycle.session import GameSession
+
+    sess = GameSession.open(library.resolve(game))
+    rec = sess.play(seed, list(LINEUP[: sess.n_players]), level="full")
+    return "".join(line + "\n" for line in rec.transcript).encode("utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Regenerate the golden transcripts in tests/golden/.")
+    ap.add_argument("--force", action="store_true", help="overwrite golden files that exist")
+    args = ap.parse_args(argv)
+    targets = [(g, s, golden_path(g, s)) for g, seeds in GOLDEN.items() for s in seeds]
+    existing = [p for _, _, p in targets if p.exists()]
+    if existing and not args.force:
+        print("refusing to overwrite " + ", ".join(p.name for p in existing)
+              + " (they are the reference the tests check against); use --force", file=sys.stderr)
+        return 1
+    for game, seed, path in targets:
+        data = transcript_bytes(game, seed)
+        old = path.read_bytes() if path.exists() else None
+        path.write_bytes(data)
+        state = "new" if old is None else ("unchanged" if old == data else "CHANGED")
+        print(f"{path.relative_to(REPO)}: {len(data.splitlines())} lines ({state})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""games/block_rummy.gdl plays like valet/Rummy2.rcy, whose rules it encodes.
+
+Over 300 seeded random games each, the two files must agree on the mean number of decisions
+per game (within 10%) and on the first seat's win rate (within 0.12).  Both are compiled once
+and played through the engine directly (no recorder), which takes a few seconds.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recycle.compile import load_program
+from recycle.engine.algorithms import derive
+from recycle.engine.core import play_game
+from recycle.players.random_player import RandomPlayer
+
+REPO = Path(__file__).resolve().parent.parent
+BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"
+GAMES = 300
+SEED = 31
+
+
+def profile(path: Path) -> dict:
+    """Mean decisions per game and the first seat's win rate (ties split) over GAMES seeded games."""
+    prog = load_program(path)
+    assert prog.n_players == 2
+    reasons: dict = {}
+    decisions = wins = done = 0
+    for run in range(GAMES):
+        r = play_game(prog, derive(SEED, "game", run), [RandomPlayer(), RandomPlayer()])
+        reasons[r.end_reason] = reasons.get(r.end_reason, 0) + 1
+        decisions += r.n_decisions
+        if r.end_reason == "normal":
+            done += 1
+            wins += r.shares[0]
+    return {"reasons": reasons, "decisions": decisions / GAMES, "first_seat": wins / done if done else None,
+            "direction": prog.direction}
+
+
+@pytest.fixture(scope="module")
+def block_rummy() -> dict:
+    return profile(BLOCK_RUMMY)
+
+
+def test_block_rummy_always_ends(block_rummy):
+    assert block_rummy["reasons"] == {"normal": GAMES}
+    assert block_rummy["direction"] == "min"  # least deadwood wins
+
+
+@pytest.mark.needs_corpus
+def test_block_rummy_agrees_with_valet_rummy2(block_rummy, needs_corpus):
+    valet = profile(needs_corpus / "valet" / "Rummy2.rcy")
+    assert valet["reasons"] == {"normal": GAMES}
+    assert block_rummy["direction"] == valet["direction"]
+    ours, theirs = block_rummy["decisions"], valet["decisions"]
+    assert abs(ours - theirs) <= 0.10 * theirs, f"mean decisions: block_rummy {ours:.1f}, valet/Rummy2 {theirs:.1f}"
+    a, b = block_rummy["first_seat"], valet["first_seat"]
+    assert abs(a - b) <= 0.12, f"first-seat win rate: block_rummy {a:.3f}, valet/Rummy2 {b:.3f}"

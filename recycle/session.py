@@ -118,7 +118,9 @@ class GameSession:
             "type": "header", "format": "recycle-transcript", "version": 1,
             "game": self.name, "file": self.path.name, "sha256": self.sha256,
             "interpreter": __version__, "players": self.n_players, "lineup": list(lineup),
-            "params": {"declares": self.params, "max_decisions": max_decisions, "max_idle_steps": max_idle_steps},
+            # Overridden declares as the typed values the game saw (--param gives strings).
+            "params": {"declares": {k: self.prog.declared.get(k, v) for k, v in self.params.items()},
+                       "max_decisions": max_decisions, "max_idle_steps": max_idle_steps},
             "seed": game_seed,
             "batch": {"seed": batch_seed, "run": run} if batch_seed is not None else None,
             "level": level,

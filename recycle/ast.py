@@ -30,6 +30,7 @@ class T(str, enum.Enum):
     TEAMS = "TeamCollection"
     STRS = "StringCollection"
     INTS = "IntegerCollection"
+    GROUPS = "GroupCollection"  # a collection of PileCollections: `components` (extensions E1)
     POINTS = "PointMap"
 
     def __str__(self) -> str:  # messages say "a Pile", not "T.PILE"
@@ -43,6 +44,7 @@ ELEMENT = {
     T.TEAMS: T.TEAM,
     T.STRS: T.STR,
     T.INTS: T.INT,
+    T.GROUPS: T.PILES,
 }
 COLLECTIONS = frozenset(ELEMENT)
 
@@ -99,11 +101,16 @@ class GameOwner(Expr):
 
 @attrs.frozen(slots=True)
 class Storage(Expr):
-    """`(<owner> sto|str|points <str>)`: an integer, string or point-map cell."""
+    """`(<owner> sto|str|ply|points <str>)`: an integer, string, player or point-map cell.
+
+    `owner_type` is the static type of the owner (None for `game`): Player and Team as in
+    the base language, Pile (a stored location) or Card since extensions E2.
+    """
 
     owner: Expr
-    kind: str  # "sto" | "str" | "points"
+    kind: str  # "sto" | "str" | "ply" | "points"
     name: Expr
+    owner_type: Optional[T] = attrs.field(default=None, eq=False)  # derived from the owner: not structure
 
 
 @attrs.frozen(slots=True)
@@ -315,12 +322,111 @@ class Tuples(Expr):
 
 @attrs.frozen(slots=True)
 class Runs(Expr):
-    """`(runs largest|all N P using M)`."""
+    """`(runs largest|all N P using M [(step K)] [(cyclic M)])`."""
 
     mode: str
     count: Expr
     pile: Expr
     points: Expr
+    step: Optional[Expr] = None
+    cyclic: Optional[Expr] = None
+
+
+@attrs.frozen(slots=True)
+class IsRun(Expr):
+    """`(isrun COLL using M [(step K)] [(cyclic M)])`: the collection, in its order, is one run."""
+
+    coll: Expr
+    points: Expr
+    step: Optional[Expr] = None
+    cyclic: Optional[Expr] = None
+    type: T = T.PILE  # the collection's type: a Pile, or a PileCollection (its piles in order)
+
+
+@attrs.frozen(slots=True)
+class Fold(Expr):
+    """`(sum|max|min COLL 'V <int>)`: combine the integer body over the elements (extensions E5)."""
+
+    op: str  # "sum" | "max" | "min"
+    coll: Expr
+    var: str
+    body: Expr
+    elem: T
+
+
+# ---------------------------------------------------------------- boards (extensions E1)
+
+
+@attrs.frozen(slots=True)
+class BoardShape(Node):
+    """`(square R C)` or `(hex N1 N2 …)`."""
+
+    shape: str  # "square" | "hex"
+    dims: tuple[Expr, ...]
+
+
+@attrs.frozen(slots=True)
+class Cells(Expr):
+    """`(cells X)`: every cell of X's board, in index order (a PileCollection)."""
+
+    board: Expr
+
+
+@attrs.frozen(slots=True)
+class CellAt(Expr):
+    """`(cell X ROW COL)`: the cell of X's board at these coordinates (a Pile)."""
+
+    board: Expr
+    row: Expr
+    col: Expr
+
+
+@attrs.frozen(slots=True)
+class Coord(Expr):
+    """`(row X)`, `(col X)`: a cell's coordinate (Integer)."""
+
+    axis: str  # "row" | "col"
+    cell: Expr
+
+
+@attrs.frozen(slots=True)
+class Directions(Expr):
+    """`(directions X)`: the direction names of X's board (a StringCollection)."""
+
+    board: Expr
+
+
+@attrs.frozen(slots=True)
+class Neighbors(Expr):
+    """`(neighbors X [DIRS])`: the adjacent cells (a PileCollection)."""
+
+    cell: Expr
+    dirs: Optional[Expr] = None
+
+
+@attrs.frozen(slots=True)
+class Ray(Expr):
+    """`(ray X D)`: the cells from X (exclusive) in direction D up to the edge."""
+
+    cell: Expr
+    direction: Expr
+
+
+@attrs.frozen(slots=True)
+class Line(Expr):
+    """`(line X D N)`: N cells from X (inclusive) in direction D, or none if the line leaves the board."""
+
+    cell: Expr
+    direction: Expr
+    count: Expr
+
+
+@attrs.frozen(slots=True)
+class Components(Expr):
+    """`(components CELLS [DIRS])`: the connected groups of the cells (a GroupCollection)."""
+
+    cells: Expr
+    dirs: Optional[Expr] = None
 
 
 @attrs.frozen(slots=True)
@@ -508,6 +614,22 @@ class Attribute(Node):
 
 
 @attrs.frozen(slots=True)
+class CreateBoard(Action):
+    """`(create board <location> (square R C)|(hex N …) [(capacity K)])` (extensions E1)."""
+
+    location: Location
+    shape: BoardShape
+    capacity: Optional[Expr] = None
+
+
+@attrs.frozen(slots=True)
+class Clear(Action):
+    """`(clear <storage>)`: reset a cell to its default (extensions E2)."""
+
+    target: Storage
+
+
+@attrs.frozen(slots=True)
 class CreateDeck(Action):
     deck_name: Optional[Expr]
     location: Location
@@ -553,6 +675,14 @@ class Let(Node):
 
 
 @attrs.frozen(slots=True)
+class Atomic(Node):
+    """`(atomic <do|choice|stage> (require <bool>))`: all or nothing (extensions E4)."""
+
+    body: Node
+    require: Expr
+
+
+@attrs.frozen(slots=True)
 class Stage(Node):
     kind: str  # "player" | "team"
     end: Expr
@@ -583,13 +713,14 @@ class CreateTeams(Node):
 class Setup(Node):
     players: CreatePlayers
     teams: Optional[CreateTeams]
-    decks: tuple[Node, ...]  # CreateDeck or Repeat(count, CreateDeck|Repeat)
+    decks: tuple[Node, ...]  # CreateDeck, CreateBoard or Repeat(count, CreateDeck|Repeat)
 
 
 @attrs.frozen(slots=True)
 class Scoring(Node):
     direction: str  # "max" | "min"
     expr: Expr
+    tiebreaks: tuple[Expr, ...] = ()  # (tiebreak …) keys, compared in order after expr (extensions E5)
 
 
 @attrs.frozen(slots=True)

@@ -22,9 +22,11 @@ from .errors import Diagnostic, LoadError, Span, UsageError
 from .sexpr import Atom, SList, SourceFile, read_sexprs, to_text
 
 KINDS = {k.value: k for k in A.Visibility}
-STORAGE_TYPES = {"sto": T.INT, "str": T.STR, "points": T.POINTS}
+STORAGE_TYPES = {"sto": T.INT, "str": T.STR, "points": T.POINTS, "ply": T.PLAYER}
+STORAGE_KINDS = tuple(STORAGE_TYPES)
 COMPARABLE = {T.INT, T.STR, T.CARD, T.PLAYER, T.TEAM}
-ACTIONS = {"move", "remember", "forget", "swap", "shuffle", "set", "inc", "dec", "cycle", "turn", "repeat", "create"}
+ACTIONS = {"move", "remember", "forget", "swap", "shuffle", "set", "inc", "dec", "cycle", "turn", "repeat", "create",
+           "clear"}
 
 
 class _Fail(Exception):
@@ -59,6 +61,7 @@ class Builder:
         self.errors: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []
         self.declared: dict[str, Binding] = {}
+        self.atomic_depth = 0  # > 0 while the body of an `atomic` block is being built
 
     # ------------------------------------------------------------ diagnostics
 
@@ -170,7 +173,7 @@ class Builder:
         if isinstance(head, Atom) and head.kind in ("KEYWORD", "OP"):
             fn = EXPR_FORMS.get(head.text)
             if fn is None:
-                if head.text in ACTIONS or head.text in ("do", "choice", "stage", "let"):
+                if head.text in ACTIONS or head.text in ("do", "choice", "stage", "let", "atomic"):
                     self.fail("placement", f"`{head.text}` is not an expression: {to_text(sx)} cannot stand where a value is expected", sx)
                 self.fail("syntax", f"`{head.text}` cannot begin a form here: {to_text(sx)}", sx)
             return fn(self, sx, scope)
@@ -208,11 +211,11 @@ class Builder:
             name = self.expect(items[2], scope, T.STR)
             index = self.expect(items[3], scope, T.INT) if len(items) == 4 else None
             return A.Location(owner, KINDS[second.text], name, index, span=sx.span), T.PILE
-        if self.kw(second, "sto", "str", "points"):
+        if self.kw(second, *STORAGE_KINDS):
             self.arity(sx, 3, shape=f"(<owner> {second.text} <name>)")
-            owner = self.storage_owner(head, scope)
+            owner, otype = self.storage_owner(head, scope)
             name = self.expect(items[2], scope, T.STR)
-            return A.Storage(owner, second.text, name, span=sx.span), STORAGE_TYPES[second.text]
+            return A.Storage(owner, second.text, name, otype, span=sx.span), STORAGE_TYPES[second.text]
         if self.kw(second, "player", "team"):
             self.arity(sx, 2, shape=f"(<int> {second.text})")
             idx = self.expect(head, scope, T.INT)
@@ -261,12 +264,17 @@ class Builder:
         self.fail("type", f"a pile owner must be `game` or a Player, but {to_text(x)} is {_article(t)}", x)
 
     def storage_owner(self, x, scope):
+        """(owner node, owner type): `game` (type None), a Player, a Team, a stored location or a card (E2)."""
         if self.kw(x, "game"):
-            return A.GameOwner(span=x.span)
+            return A.GameOwner(span=x.span), None
         node, t = self.guard(self.infer, x, scope)
-        if t is ANY or t in (T.PLAYER, T.TEAM):
-            return node
-        self.fail("type", f"a storage owner must be `game`, a Player or a Team, but {to_text(x)} is {_article(t)}", x)
+        if t is ANY or t in (T.PLAYER, T.TEAM, T.CARD):
+            return node, (t if t is not ANY else None)
+        if t == T.PILE:
+            if pile_nature(node) == "virtual":
+                self.fail("type", f"storage belongs to a stored location, but {to_text(x)} is a computed (virtual) pile", x)
+            return node, t
+        self.fail("type", f"a storage owner must be `game`, a Player, a Team, a location or a Card, but {to_text(x)} is {_article(t)}", x)
 
     # ------------------------------------------------------------ clauses and items
 
@@ -278,7 +286,7 @@ class Builder:
 
     def _clause(self, sx, scope, in_choice: bool):
         if isinstance(sx, Atom):
-            self.fail("syntax", f"expected a clause (an action, do, loop, let or guarded clause), found `{sx.text}`", sx)
+            self.fail("syntax", f"expected a clause (an action, do, loop, let, atomic or guarded clause), found `{sx.text}`", sx)
         if not sx.items:
             self.fail("syntax", "`()` is not a clause", sx)
         head = sx.head
@@ -292,18 +300,20 @@ class Builder:
                 return self.loop(sx, scope, in_choice)
             if w == "let":
                 return self.let(sx, scope, lambda body, sc: self.clause(body, sc, in_choice))
+            if w == "atomic":
+                return self.atomic(sx, scope, in_choice, False)
             if w in ACTIONS:
                 return self.action(sx, scope, in_choice)
             if w in ("stage",):
                 self.fail("placement", "a `stage` may only be a program item", sx)
-            self.fail("syntax", f"expected a clause (an action, do, loop, let or guarded clause), found {to_text(sx)}", sx)
+            self.fail("syntax", f"expected a clause (an action, do, loop, let, atomic or guarded clause), found {to_text(sx)}", sx)
         if isinstance(head, SList) or (isinstance(head, Atom) and head.kind == "VAR"):
             if len(sx) != 2:
                 self.fail("syntax", f"a guarded clause is (<condition> <clause>), but {to_text(sx)} has {len(sx)} elements", sx)
             cond = self.expect(head, scope, T.BOOL)
             body = self.clause(sx[1], scope, in_choice)
             return A.Guarded(cond, body, span=sx.span)
-        self.fail("syntax", f"expected a clause (an action, do, loop, let or guarded clause), found {to_text(sx)}", sx)
+        self.fail("syntax", f"expected a clause (an action, do, loop, let, atomic or guarded clause), found {to_text(sx)}", sx)
 
     def do_block(self, sx: SList, scope, in_choice: bool):
         self.arity(sx, 2, shape="(do (<clause>+))")
@@ -345,7 +355,7 @@ class Builder:
 
     def _item(self, sx, scope):
         if isinstance(sx, Atom) or not sx.items:
-            self.fail("syntax", f"expected a program item (do, choice, stage, loop or let), found {to_text(sx)}", sx)
+            self.fail("syntax", f"expected a program item (do, choice, stage, loop, let or atomic), found {to_text(sx)}", sx)
         head = sx.head
         if self.kw(head, "do"):
             return self.do_block(sx, scope, False)
@@ -355,6 +365,8 @@ class Builder:
             return self.stage(sx, scope)
         if self.kw(head, "any", "all"):
             return self.loop(sx, scope, False)
+        if self.kw(head, "atomic"):
+            return self.atomic(sx, scope, False, True)
         if self.kw(head, "let"):
             def body(b, sc):
                 if isinstance(b, SList) and self.kw(b.head, "choice"):
@@ -367,7 +379,33 @@ class Builder:
             self.fail("placement", f"a bare action or guarded clause is not a program item: wrap it in (do (…)): {to_text(sx)}", sx)
         if self.kw(head, "setup", "scoring", "declare"):
             self.fail("syntax", f"`{head.text}` is out of place: a game is (game (declare …)* (setup …) <item>+ (scoring …))", sx)
-        self.fail("syntax", f"expected a program item (do, choice, stage, loop or let), found {to_text(sx)}", sx)
+        self.fail("syntax", f"expected a program item (do, choice, stage, loop, let or atomic), found {to_text(sx)}", sx)
+
+    def atomic(self, sx: SList, scope, in_choice: bool, item: bool):
+        """`(atomic <do|choice|stage> (require <bool>))` as a program item or a clause (extensions E4)."""
+        self.arity(sx, 3, shape="(atomic <do|choice|stage> (require <condition>))")
+        body_sx = self.need_list(sx[1], "a (do …), (choice …) or (stage …) after `atomic`", sx)
+        req = self.need_list(sx[2], "(require <condition>)", sx)
+        if not (req.items and self.kw(req.head, "require") and len(req) == 2):
+            self.fail("syntax", f"expected (require <condition>), found {to_text(req)}", req)
+        what = body_sx.head.text if body_sx.items and self.kw(body_sx.head) else None
+        if what not in ("do", "choice", "stage"):
+            self.fail("syntax", f"an atomic block holds a do, a choice or a stage, not {to_text(body_sx)}", body_sx)
+        if what != "do" and not (item or in_choice):
+            self.fail("placement", f"an atomic block with a {what} is a decision: it may be a program item or stand "
+                      "inside a choice, not inside a do, loop or guarded clause", sx)
+        self.atomic_depth += 1
+        try:
+            if what == "do":
+                body = self.do_block(body_sx, scope, in_choice)
+            elif what == "choice":
+                body = self.choice(body_sx, scope)
+            else:
+                body = self.stage(body_sx, scope)
+        finally:
+            self.atomic_depth -= 1
+        cond = self.expect(req[1], scope, T.BOOL)
+        return A.Atomic(body, cond, span=sx.span)
 
     def stage(self, sx: SList, scope):
         if len(sx) < 4:
@@ -480,11 +518,15 @@ class Builder:
     def create_deck(self, sx: SList, scope, in_choice: bool, in_setup: bool = False):
         if len(sx) < 2:
             self.fail("syntax", "expected (create deck …)", sx)
-        what = self.need_keyword(sx[1], ("deck", "players", "teams"), "what to create", sx)
-        if what != "deck":
+        what = self.need_keyword(sx[1], ("deck", "board", "players", "teams"), "what to create", sx)
+        if what in ("players", "teams"):
             self.fail("placement", f"`create {what}` may only appear at the start of setup", sx)
         if in_choice:
-            self.fail("placement", "`create deck` cannot appear inside a choice", sx)
+            self.fail("placement", f"`create {what}` cannot appear inside a choice", sx)
+        if self.atomic_depth:
+            self.fail("placement", f"`create {what}` cannot appear inside an atomic block (it cannot be rolled back)", sx)
+        if what == "board":
+            return self.create_board(sx, scope)
         self.arity(sx, 4, 5, shape="(create deck [<name>] <location> (deck <attribute>+))")
         name = self.expect(sx[2], scope, T.STR) if len(sx) == 5 else None
         loc_sx = sx[-2]
@@ -498,6 +540,36 @@ class Builder:
             self.fail("deck", f"expected (deck <attribute>+), found {to_text(spec)}", spec)
         attrs_ = tuple(self.attribute(a) for a in spec.items[1:])
         return A.CreateDeck(name, loc, attrs_, span=sx.span)
+
+    def create_board(self, sx: SList, scope):
+        """`(create board <location> (square R C)|(hex N1 N2 …) [(capacity K)])` (extensions E1)."""
+        self.arity(sx, 4, 5, shape="(create board <location> (square R C)|(hex N1 N2 …) [(capacity K)])")
+        loc_sx = sx[2]
+        loc, t = self.guard(self.infer, loc_sx, scope)
+        if t is not ANY and not isinstance(loc, A.Location):
+            self.fail("type", f"a board is created on a location family (<owner> <kind> <name>), not {to_text(loc_sx)}", loc_sx)
+        if isinstance(loc, A.Location):
+            if loc.index is not None:
+                self.fail("syntax", f"a board is named by (<owner> <kind> <name>) without an index: {to_text(loc_sx)} "
+                          "has one (its cells are the indexed locations of the family)", loc_sx)
+            if loc.kind == A.Visibility.MEMORY:
+                self.fail("setup", "a board cannot be made of memory piles", loc_sx)
+            self.check_const(loc.name, "the name of a board")
+        shp = self.need_list(sx[3], "a board shape (square R C) or (hex N1 N2 …)", sx)
+        kind = self.need_keyword(shp.head if shp.items else None, ("square", "hex"), "a board shape", shp)
+        if kind == "square":
+            self.arity(shp, 3, shape="(square <rows> <columns>)")
+        elif len(shp) < 2:
+            self.fail("syntax", "(hex N1 N2 …) needs at least one row length", shp)
+        dims = tuple(self.const(x, scope, T.INT, "board sizes") for x in shp.items[1:])
+        shape = A.BoardShape(kind, dims, span=shp.span)
+        cap = None
+        if len(sx) == 5:
+            c = self.need_list(sx[4], "(capacity <int>)", sx)
+            if not (c.items and self.kw(c.head, "capacity") and len(c) == 2):
+                self.fail("syntax", f"expected (capacity <int>), found {to_text(c)}", c)
+            cap = self.const(c[1], scope, T.INT, "a cell capacity")
+        return A.CreateBoard(loc, shape, cap, span=sx.span)
 
     def setup(self, sx: SList, scope):
         items = sx.items[1:]
@@ -531,6 +603,10 @@ class Builder:
                 self.fail("placement", "(create teams …) must come right after (create players …)", d)
             node = self.create_deck(d, scope, False, True)
             loc = node.location
+            if isinstance(node, A.CreateBoard):
+                if isinstance(loc, A.Location) and not isinstance(loc.owner, (A.GameOwner, Poison, A.WhoById)):
+                    self.error("setup", "a board created in setup belongs to the game or to (<int> player)", d)
+                return node
             if isinstance(loc, A.Location):
                 ok_owner = isinstance(loc.owner, (A.GameOwner, Poison)) or isinstance(loc.owner, A.WhoById)
                 if not ok_owner:
@@ -565,11 +641,11 @@ class Builder:
 
     CONST_NODES = (A.IntLit, A.Name, A.Var, A.Arith, A.IntFn, A.NameList, A.Range, A.Compare, A.Logic, A.Not, Poison)
 
-    def check_const(self, node) -> bool:
-        """Report a non-constant expression where a constant is required (declare, setup)."""
+    def check_const(self, node, what: str = "declare and setup values") -> bool:
+        """Report a non-constant expression where a constant is required (declare, setup, board shapes)."""
         bad = self.first_nonconst(node)
         if bad is not None:
-            self.error("type", f"{_describe(bad)} is not constant: declare and setup values may use only literals, declared variables and arithmetic", bad)
+            self.error("type", f"{_describe(bad)} is not constant: {what} may use only literals, declared variables and arithmetic", bad)
             return False
         return True
 
@@ -587,9 +663,9 @@ class Builder:
                         return bad
         return None
 
-    def const(self, sx, scope, want: T):
+    def const(self, sx, scope, want: T, what: str = "declare and setup values"):
         node = self.expect(sx, scope, want)
-        self.check_const(node)
+        self.check_const(node, what)
         return node
 
     # ------------------------------------------------------------ game
@@ -646,9 +722,16 @@ class Builder:
         return A.Declare(node, var, t if t is not ANY else T.INT, span=sx.span)
 
     def scoring(self, sx: SList, scope):
-        self.arity(sx, 3, shape="(scoring max|min <int>)")
+        self.arity(sx, 3, 4, shape="(scoring max|min <int> [(tiebreak <int>+)])")
         d = self.need_keyword(sx[1], ("max", "min"), "the scoring direction", sx)
-        return A.Scoring(d, self.expect(sx[2], scope, T.INT), span=sx.span)
+        main = self.expect(sx[2], scope, T.INT)
+        keys = ()
+        if len(sx) == 4:
+            tb = self.need_list(sx[3], "(tiebreak <int>+)", sx)
+            if not (tb.items and self.kw(tb.head, "tiebreak") and len(tb) >= 2):
+                self.fail("syntax", f"expected (tiebreak <int>+) after the score, found {to_text(tb)}", tb)
+            keys = tuple(self.expect(x, scope, T.INT) for x in tb.items[1:])
+        return A.Scoring(d, main, keys, span=sx.span)
 
 
 def _describe(node) -> str:
@@ -706,8 +789,35 @@ def _size(b, sx, scope):
     return A.Size(node, span=sx.span), T.INT
 
 
+def _is_fold(b, sx) -> bool:
+    """`(sum|max|min COLL 'V <int>)`: told apart from the `using` forms by the variable (E5)."""
+    return len(sx) == 4 and isinstance(sx[2], Atom) and sx[2].kind == "VAR"
+
+
+def _not_fold_nor_using(b, sx) -> None:
+    """`(sum|max|min X Y Z)` whose third element is neither `using` nor a variable."""
+    if len(sx) == 4 and not b.kw(sx[2], "using") and not (isinstance(sx[2], Atom) and sx[2].kind == "VAR"):
+        op = sx.head.text
+        b.fail("syntax", f"({op} …) is ({op} <pile> using <points>) or the fold ({op} <collection> 'V <int>), "
+               f"but {to_text(sx[2])} is neither `using` nor a variable", sx[2])
+
+
+def _fold(b, sx, scope):
+    op = sx.head.text
+    coll, t = b.collection(sx[1], scope)
+    var = b.need_var(sx[2], sx)
+    elem = A.ELEMENT.get(t, ANY)
+    inner = b.bind(scope, var, elem, sx[2])
+    body = b.expect(sx[3], inner, T.INT)
+    return A.Fold(op, coll, var, body, elem if elem is not ANY else T.INT, span=sx.span), T.INT
+
+
 def _using_form(cls, result: T, operand: T, shape: str):
     def build(b, sx, scope):
+        if cls is A.Sum:
+            if _is_fold(b, sx):
+                return _fold(b, sx, scope)
+            _not_fold_nor_using(b, sx)
         b.arity(sx, 4, shape=shape)
         x = b.card_ref(sx[1], scope, "the operand") if operand == T.CARD else b.expect(sx[1], scope, operand)
         return cls(x, b.using(sx, 2, scope), span=sx.span), result
@@ -720,6 +830,9 @@ def _score_extreme(b, sx, scope):
 
 
 def _card_extreme(b, sx, scope):
+    if _is_fold(b, sx):
+        return _fold(b, sx, scope)
+    _not_fold_nor_using(b, sx)
     b.arity(sx, 4, shape=f"({sx.head.text} <pile> using <points>)")
     return A.CardExtreme(sx.head.text, b.expect(sx[1], scope, T.PILE), b.using(sx, 2, scope), span=sx.span), T.CARD
 
@@ -885,10 +998,96 @@ def _tuples(b, sx, scope):
     return A.Tuples(b.expect(sx[1], scope, T.INT), b.expect(sx[2], scope, T.PILE), b.using(sx, 3, scope), span=sx.span), T.PILES
 
 
+def _run_clauses(b, sx, start, scope):
+    """The optional `(step K)` and `(cyclic M)` clauses of runs and isrun (extensions E3)."""
+    found = {"step": None, "cyclic": None}
+    for x in sx.items[start:]:
+        lst = b.need_list(x, "(step <int>) or (cyclic <int>)", sx)
+        w = b.need_keyword(lst.head if lst.items else None, ("step", "cyclic"), "a run clause", lst)
+        b.arity(lst, 2, shape=f"({w} <int>)")
+        if found[w] is not None:
+            b.fail("syntax", f"({w} …) is given twice in {to_text(sx)}", lst)
+        found[w] = b.expect(lst[1], scope, T.INT)
+    return found["step"], found["cyclic"]
+
+
 def _runs(b, sx, scope):
-    b.arity(sx, 6, shape="(runs largest|all <int> <pile> using <points>)")
+    if len(sx) < 6:
+        b.arity(sx, 6, shape="(runs largest|all <int> <pile> using <points> [(step <int>)] [(cyclic <int>)])")
     mode = b.need_keyword(sx[1], ("largest", "all"), "largest or all", sx)
-    return A.Runs(mode, b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.PILE), b.using(sx, 4, scope), span=sx.span), T.PILES
+    count, pile, pm = b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.PILE), b.using(sx, 4, scope)
+    step, cyc = _run_clauses(b, sx, 6, scope)
+    return A.Runs(mode, count, pile, pm, step, cyc, span=sx.span), T.PILES
+
+
+def _isrun(b, sx, scope):
+    if len(sx) < 4:
+        b.arity(sx, 4, shape="(isrun <pile> using <points> [(step <int>)] [(cyclic <int>)])")
+    node, t = b.guard(b.infer, sx[1], scope)
+    if t is not ANY and t not in (T.PILE, T.PILES):
+        b.fail("type", f"isrun tests a Pile (or a PileCollection, read pile after pile), but {to_text(sx[1])} is {_article(t)}", sx[1])
+    pm = b.using(sx, 2, scope)
+    step, cyc = _run_clauses(b, sx, 4, scope)
+    return A.IsRun(node, pm, step, cyc, t if t is not ANY else T.PILE, span=sx.span), T.BOOL
+
+
+# ---------------------------------------------------------------- board queries (extensions E1)
+
+
+def _cell_arg(b, x, scope, form: str):
+    """A board cell operand: a Pile that is a stored, non-memory location (checked again at run time)."""
+    node = b.expect(x, scope, T.PILE)
+    nature = pile_nature(node)
+    if nature == "virtual":
+        b.fail("type", f"({form} …) needs a board cell (a stored location), but {to_text(x)} is a computed (virtual) pile", x)
+    if nature == "memory":
+        b.fail("type", f"({form} …) needs a board cell, but {to_text(x)} is a memory pile", x)
+    return node
+
+
+def _cells(b, sx, scope):
+    b.arity(sx, 2, shape="(cells <board>)")
+    return A.Cells(_cell_arg(b, sx[1], scope, "cells"), span=sx.span), T.PILES
+
+
+def _cell(b, sx, scope):
+    b.arity(sx, 4, shape="(cell <board> <row> <col>)")
+    return A.CellAt(_cell_arg(b, sx[1], scope, "cell"), b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.INT),
+                    span=sx.span), T.PILE
+
+
+def _coord(b, sx, scope):
+    b.arity(sx, 2, shape=f"({sx.head.text} <cell>)")
+    return A.Coord(sx.head.text, _cell_arg(b, sx[1], scope, sx.head.text), span=sx.span), T.INT
+
+
+def _directions(b, sx, scope):
+    b.arity(sx, 2, shape="(directions <board>)")
+    return A.Directions(_cell_arg(b, sx[1], scope, "directions"), span=sx.span), T.STRS
+
+
+def _neighbors(b, sx, scope):
+    b.arity(sx, 2, 3, shape="(neighbors <cell> [<directions>])")
+    dirs = b.expect(sx[2], scope, T.STRS) if len(sx) == 3 else None
+    return A.Neighbors(_cell_arg(b, sx[1], scope, "neighbors"), dirs, span=sx.span), T.PILES
+
+
+def _ray(b, sx, scope):
+    b.arity(sx, 3, shape="(ray <cell> <direction>)")
+    return A.Ray(_cell_arg(b, sx[1], scope, "ray"), b.expect(sx[2], scope, T.STR), span=sx.span), T.PILES
+
+
+def _line(b, sx, scope):
+    b.arity(sx, 4, shape="(line <cell> <direction> <int>)")
+    return A.Line(_cell_arg(b, sx[1], scope, "line"), b.expect(sx[2], scope, T.STR), b.expect(sx[3], scope, T.INT),
+                  span=sx.span), T.PILES
+
+
+def _components(b, sx, scope):
+    b.arity(sx, 2, 3, shape="(components <cells> [<directions>])")
+    cells = b.expect(sx[1], scope, T.PILES)
+    dirs = b.expect(sx[2], scope, T.STRS) if len(sx) == 3 else None
+    return A.Components(cells, dirs, span=sx.span), T.GROUPS
 
 
 def _indexed(b, sx, scope):
@@ -904,7 +1103,7 @@ def _unsupported_expr(b, sx, scope):
 
 def _game_head(b, sx, scope):
     # `(game vloc X)` and friends: `game` as owner.
-    if len(sx) >= 2 and (b.kw(sx[1], *KINDS) or b.kw(sx[1], "sto", "str", "points")):
+    if len(sx) >= 2 and (b.kw(sx[1], *KINDS) or b.kw(sx[1], *STORAGE_KINDS)):
         return b.headless(sx, scope)
     b.fail("syntax", f"a nested (game …) form is not allowed: {to_text(sx)}", sx)
 
@@ -927,6 +1126,8 @@ EXPR_FORMS: dict[str, Callable] = {
     "filter": _filter, "sort": _sort, "run": _run,
     "partition": _partition, "subsets": _subsets, "tuples": _tuples, "runs": _runs,
     "indexed": _indexed, "game": _game_head,
+    "isrun": _isrun, "cells": _cells, "cell": _cell, "row": _coord, "col": _coord, "directions": _directions,
+    "neighbors": _neighbors, "ray": _ray, "line": _line, "components": _components,
     "put": _unsupported_expr, "initialize": _unsupported_expr, "comp": _unsupported_expr, "mod": _unsupported_expr,
 }
 
@@ -940,6 +1141,8 @@ def pile_nature(node) -> str | None:
         return "memory" if node.kind == A.Visibility.MEMORY else "physical"
     if isinstance(node, VIRTUAL_PILES):
         return "virtual"
+    if isinstance(node, A.CellAt):
+        return "physical"
     return None  # a variable or a selection from a PileCollection: known only at run time
 
 
@@ -1002,7 +1205,7 @@ def _shuffle(b, sx, scope, in_choice):
 
 def _set(b, sx, scope, in_choice):
     b.arity(sx, 3, shape="(set <storage> <value>)")
-    target = b.storage(sx[1], scope, ("sto", "str", "points"), "the target of set")
+    target = b.storage(sx[1], scope, STORAGE_KINDS, "the target of set")
     if isinstance(target, Poison):
         return A.TurnPass(span=sx.span)
     if target.kind == "points":
@@ -1062,7 +1265,16 @@ def _repeat(b, sx, scope, in_choice):
     return A.Repeat(count, body, span=sx.span)
 
 
+def _clear(b, sx, scope, in_choice):
+    b.arity(sx, 2, shape="(clear <storage>)")
+    target = b.storage(sx[1], scope, STORAGE_KINDS, "the operand of clear")
+    if isinstance(target, Poison):
+        return A.TurnPass(span=sx.span)
+    return A.Clear(target, span=sx.span)
+
+
 ACTION_FORMS: dict[str, Callable] = {
+    "clear": _clear,
     "move": _move, "remember": _move, "forget": _forget, "swap": _swap, "shuffle": _shuffle,
     "set": _set, "inc": _incdec, "dec": _incdec, "cycle": _cycle, "turn": _turn, "repeat": _repeat,
     "create": lambda b, sx, scope, in_choice: b.create_deck(sx, scope, in_choice),
@@ -1284,6 +1496,27 @@ def walk(node):
                 yield from walk(sub)
 
 
+def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:
+    """(shape, dimensions, capacity or 0) of a `create board` form, from constants (raises _ConstError)."""
+    dims = tuple(const_value(d, env) for d in node.shape.dims)
+    cap = const_value(node.capacity, env) if node.capacity is not None else 0
+    return node.shape.shape, dims, cap
+
+
+def board_problem(node: A.CreateBoard, env: dict) -> Optional[str]:
+    """Why a board's constant shape or capacity is invalid, or None."""
+    try:
+        shape, dims, cap = board_values(node, env)
+    except _ConstError as e:
+        return str(e)
+    if any(not isinstance(d, int) or d < 1 for d in dims):
+        what = "rows and columns" if shape == "square" else "row lengths"
+        return f"a {shape} board needs {what} of at least 1, but ({shape} {' '.join(map(str, dims))}) has not"
+    if node.capacity is not None and cap < 1:
+        return f"a cell capacity must be at least 1, but (capacity {cap}) is given"
+    return None
+
+
 def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     """Load-time checks of the constant parts: decks, declares with overrides, player count, teams."""
     from .engine.algorithms import DeckError, expand_deck
@@ -1307,6 +1540,11 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     if n < 1:
         b.error("setup", f"a game needs at least one player, but (create players …) gives {n}", game.setup.players)
         return
+    for node in walk(game):
+        if isinstance(node, A.CreateBoard):
+            msg = board_problem(node, env)
+            if msg:
+                b.error("setup", msg, node)
     if game.setup.teams is not None:
         try:
             _, one_based = resolve_teams(game.setup.teams.teams, n)

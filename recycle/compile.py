@@ -24,19 +24,20 @@ option replays them, reusing every random outcome drawn while building).
 """
 from __future__ import annotations
 
+import random
 import sys
 from typing import Optional
 
 from . import ast as A
 from .ast import T
-from .build import const_value, declared_values, resolve_teams
+from .build import board_problem, board_values, const_value, declared_values, resolve_teams, walk
 from .engine import algorithms as alg
 from .engine.core import (
-    UNDO, Program, p_forget, p_move, p_pass, p_pcyc, p_remember, p_set, p_shuffle, p_swap_cards,
-    p_swap_piles, play_game, undo_to,
+    REDO, UNDO, EventSink, Program, p_forget, p_move, p_pass, p_pcyc, p_pop_cycle, p_push_cycle, p_rekind,
+    p_remember, p_set, p_shuffle, p_swap_cards, p_swap_piles, p_advance, play_game, redo_logged, undo_to,
 )
 from .engine.state import (
-    MEM, MV, RUNNING, VDEL, WAITING, CardMeta, Option, State,
+    KIND_WORDS, MEM, MV, RUNNING, VDEL, WAITING, CardMeta, Option, State,
 )
 from .errors import GameRuntimeError, InternalError, UsageError
 
@@ -46,6 +47,27 @@ KIND_CODE = {A.Visibility.VISIBLE: 0, A.Visibility.INVISIBLE: 1, A.Visibility.HI
              A.Visibility.OTHERS: 3, A.Visibility.MEMORY: 4}
 
 _err = GameRuntimeError
+
+# A stage inside an atomic block may run at most this many passes on one path (E4).
+ATOMIC_MAX_PASSES = 500
+# Enumerating the atomic blocks of one decision may walk at most this many complete paths (E4).
+ATOMIC_MAX_PATHS = 100_000
+
+
+class _Reject(Exception):
+    """Abandons the path being walked while options are built (an overfilled cell, E1).
+
+    Caught by the innermost branch point, which goes on with its next element.  Outside
+    option building the same condition is the run-time error it carries.
+    """
+
+    def __init__(self, error: GameRuntimeError):
+        super().__init__(error.message)
+        self.error = error
+
+
+class _Found(Exception):
+    """Stops the random walks of an atomic block once one of them succeeded (E4)."""
 
 
 def compile_game(game: A.Game, params: Optional[dict] = None, filename: Optional[str] = None,
@@ -127,6 +149,16 @@ _SHOW = {
     A.NameList: lambda n: "(" + ", ".join(n.names) + ")",
     A.Pid: lambda n: f"(pid {show(n.player)})",
     A.CardAtt: lambda n: f"(cardatt {show(n.attribute)} {show(n.card)})",
+    A.IsRun: lambda n: f"(isrun {show(n.coll)} using {show(n.points)} …)",
+    A.Fold: lambda n: f"({n.op} {show(n.coll)} '{n.var} …)",
+    A.Cells: lambda n: f"(cells {show(n.board)})",
+    A.CellAt: lambda n: f"(cell {show(n.board)} {show(n.row)} {show(n.col)})",
+    A.Coord: lambda n: f"({n.axis} {show(n.cell)})",
+    A.Directions: lambda n: f"(directions {show(n.board)})",
+    A.Neighbors: lambda n: f"(neighbors {show(n.cell)}{' ' + show(n.dirs) if n.dirs is not None else ''})",
+    A.Ray: lambda n: f"(ray {show(n.cell)} {show(n.direction)})",
+    A.Line: lambda n: f"(line {show(n.cell)} {show(n.direction)} {show(n.count)})",
+    A.Components: lambda n: f"(components {show(n.cells)}{' ' + show(n.dirs) if n.dirs is not None else ''})",
 }
 
 
@@ -151,8 +183,10 @@ def _straight(ex):
 
 
 def _branches(n) -> bool:
-    """Does this clause contain an `any` loop (a branch point inside a choice)?"""
+    """Does this clause contain an `any` loop or an atomic block (a branch point inside a choice)?"""
     t = type(n)
+    if t is A.Atomic:
+        return True
     if t is A.Loop:
         return n.quant == "any" or _branches(n.body)
     if t is A.Do:
@@ -210,6 +244,13 @@ class Compiler:
         self.all_t = tuple(range(self.nt))
 
         sc = {name: (True, v) for name, v in consts.items()}
+        self.has_atomic = any(isinstance(x, A.Atomic) for x in walk(game))
+        self.has_capacity = any(isinstance(x, A.CreateBoard) and x.capacity is not None for x in walk(game))
+        p.has_atomic = self.has_atomic
+        self.boards = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
+        for x in walk(game):
+            if isinstance(x, A.CreateBoard):
+                self.boards[id(x)] = self.register_board(x, consts, sc)
         # setup decks (compiled like actions, run below on the template)
         setup_fns = [self.deck_clause(d, sc) for d in game.setup.decks]
         # program items
@@ -217,6 +258,8 @@ class Compiler:
         end_pc = self.emit(None, game.scoring.span, ())
         p.code[end_pc] = p.finish
         p.score_fn = self.scoring(game.scoring, sc)
+        if game.scoring.tiebreaks:
+            p.keys_fn = self.tiebreak_keys(game.scoring, sc)
         p.nslots = self.nslots
         # template state: run setup once (it is constant, §4.3)
         st = self.blank_state()
@@ -260,7 +303,27 @@ class Compiler:
         st.limit = None
         st.scores = None
         st.warnings = p.warnings
+        st.boards = ()
+        st.keys = None
+        st.sampling = None
+        st.sampler = None
+        st.active = None
         return st
+
+    def register_board(self, node: A.CreateBoard, consts: dict, sc: dict) -> dict:
+        """The board families a `create board` form can build, registered once (cells, capacity, tables)."""
+        p = self.p
+        problem = board_problem(node, consts)
+        if problem:
+            raise UsageError(f"{node.span}: {problem}")
+        shape, dims, cap = board_values(node, consts)
+        geom = p.geometry(shape, dims)
+        loc = node.location
+        nc, name = self.const(loc.name, sc)
+        if not nc:
+            raise InternalError(f"board name is not constant at {node.span}")
+        owners = [0] if type(loc.owner) is A.GameOwner else range(1, self.n + 1)
+        return {o: p.board_family(geom, o, KIND_CODE[loc.kind], name, cap) for o in owners}
 
     def new_slot(self) -> int:
         s = self.nslots
@@ -291,6 +354,8 @@ class Compiler:
                 self.gen_choice(it, sc, stages)
             elif t is A.Let and type(it.body) is A.Choice:
                 self.gen_let_choice(it, sc, stages)
+            elif t is A.Atomic and type(it.body) is not A.Do:
+                self.gen_atomic_item(it, sc, stages)
             else:
                 self.gen_exec_item(it, sc, stages)
 
@@ -327,14 +392,10 @@ class Compiler:
         self.p.code[pc] = op
         self.gen_choice(it.body, sc2, stages)
 
-    def gen_choice(self, ch: A.Choice, sc, stages) -> None:
+    def option_builder(self, sims):
+        """The function building the option list of a decision from its top-level clause walks (§6.7)."""
+        has_atomic = self.has_atomic
         p = self.p
-        sims = [self.sim(c, sc) for c in ch.clauses]
-        span = ch.span
-        pc = self.emit(None, span, stages)
-        p.choice_span[pc] = span
-        limit = p._limit
-        ctx = f"while building the options of the choice at {span}"
 
         def build(st):
             env = st.env
@@ -344,6 +405,11 @@ class Compiler:
             st.rec = None
             opts = []
             append = opts.append
+            if has_atomic:
+                p.atomic_paths = 0
+                smp = st.sampling
+                st.sampler = (random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+                              if smp is not None and smp[st.pcyc[-2]] else None)
 
             def finish(st, env):
                 if log:
@@ -351,12 +417,29 @@ class Compiler:
 
             try:
                 for sim in sims:
-                    sim(st, env, finish)
+                    try:
+                        sim(st, env, finish)
+                    except _Reject:
+                        pass
                     undo_to(st, 0)
             finally:
                 st.log = None
                 st.rec = rec
+                st.sampler = None
+                st.active = None
             return opts
+
+        return build
+
+    def gen_choice(self, ch: A.Choice, sc, stages) -> None:
+        p = self.p
+        sims = [self.sim(c, sc) for c in ch.clauses]
+        span = ch.span
+        pc = self.emit(None, span, stages)
+        p.choice_span[pc] = span
+        limit = p._limit
+        ctx = f"while building the options of the choice at {span}"
+        build = self.option_builder(sims)
 
         def op(st):
             if st.decisions >= st.max_decisions:
@@ -372,6 +455,53 @@ class Compiler:
                            f"(decision {st.decisions + 1})", span)
             st.opts = opts
             st.status = WAITING
+
+        p.code[pc] = op
+
+    def gen_atomic_item(self, it: A.Atomic, sc, stages) -> None:
+        """An atomic block holding a choice or a stage: one decision whose options are its complete successful paths.
+
+        Without any choice inside (a stage of do items) the block has at most one path: it is
+        applied at once, no decision.  Without a successful path the block is skipped.
+        """
+        p = self.p
+        decides = any(isinstance(x, A.Choice) for x in walk(it.body))
+        build = self.option_builder([self.sim_atomic(it, sc)])
+        span = it.span
+        pc = self.emit(None, span, stages)
+        if decides:
+            p.choice_span[pc] = span
+        nxt = pc + 1
+        limit = p._limit
+        ctx = f"while building the options of the atomic block at {span}"
+        redo = REDO
+
+        def op(st):
+            if decides:
+                if st.decisions >= st.max_decisions:
+                    limit(st, "decisions", span)
+                    return
+            else:
+                s = st.steps + 1
+                if s > st.max_steps:
+                    limit(st, "steps", span)
+                    return
+                st.steps = s
+            st.chooser = st.pcyc[-2]
+            try:
+                opts = build(st)
+            except GameRuntimeError as e:
+                raise e.with_context(ctx) from None
+            if not opts:
+                st.pc = nxt
+                return
+            if decides:
+                st.opts = opts
+                st.status = WAITING
+                return
+            for o in opts[0].ops:
+                redo[o[0]](st, o)
+            st.pc = nxt
 
         p.code[pc] = op
 
@@ -470,6 +600,27 @@ class Compiler:
 
         return score
 
+    def tiebreak_keys(self, sc_node: A.Scoring, sc):
+        fs = [self.expr(x, sc) for x in sc_node.tiebreaks]
+        n = self.n
+
+        def keys(st):
+            c = st.pcyc
+            env = st.env
+            out = []
+            for q in range(n):
+                c.append(q)
+                c.append(-1)
+                try:
+                    out.append(tuple(f(st, env) for f in fs))
+                except GameRuntimeError as e:
+                    raise e.with_context(f"while computing the tie-break keys of player {q}") from None
+                finally:
+                    del c[-2:]
+            return out
+
+        return keys
+
     # ------------------------------------------------------------ clauses (direct execution)
 
     def clause(self, n, sc):
@@ -564,6 +715,8 @@ class Compiler:
         if not _branches(n):
             return _straight(self.clause(n, sc))
         t = type(n)
+        if t is A.Atomic:
+            return self.sim_atomic(n, sc)
         if t is A.Loop:
             return self.s_any(n, sc) if n.quant == "any" else self.s_all(n, sc)
         if t is A.Do:
@@ -637,6 +790,8 @@ class Compiler:
         cf = self.iter(n.coll, sc)
         s, sc2 = self.bind(sc, n.var)
         body = self.sim(n.body, sc2)
+        if self.has_atomic or self.has_capacity:
+            return self.s_any_ext(cf, s, body)
 
         def any_(st, env, k):
             elems = cf(st, env)
@@ -654,6 +809,236 @@ class Compiler:
                     UNDO[op[0]](st, op)
             env[s] = old
         return any_
+
+    @staticmethod
+    def s_any_ext(cf, s, body):
+        """A branch point that also drops rejected paths (E1 capacity) and samples inside atomic walks (E4)."""
+        def any_(st, env, k):
+            elems = cf(st, env)
+            if not elems:
+                k(st, env)
+                return
+            old = env[s]
+            act = st.active
+            if act is not None:  # a random walk through an atomic block: one element
+                env[s] = elems[act.randrange(len(elems))]
+                body(st, env, k)
+                env[s] = old
+                return
+            log = st.log
+            mark = len(log)
+            for e in elems:
+                env[s] = e
+                try:
+                    body(st, env, k)
+                except _Reject:
+                    pass
+                while len(log) > mark:
+                    op = log.pop()
+                    UNDO[op[0]](st, op)
+            env[s] = old
+        return any_
+
+    # ------------------------------------------------------------ atomic blocks (extensions E4)
+
+    def c_atomic(self, n: A.Atomic, sc):
+        """An atomic `do` run directly: tentatively, kept if `require` holds, else rolled back exactly."""
+        body = self.clause(n.body, sc)
+        req = self.expr(n.require, sc)
+        p = self.p
+
+        def atomic(st, env):
+            log = st.log
+            if log is not None:  # inside another tentative block: roll back this one only
+                mark = len(log)
+                body(st, env)
+                if not req(st, env):
+                    undo_to(st, mark)
+                return
+            rec = st.rec
+            buf = None
+            st.log = []
+            if rec is not None:
+                buf = []
+                st.rec = EventSink(p, buf.append)
+            try:
+                body(st, env)
+                ok = req(st, env)
+                if not ok:
+                    undo_to(st, 0)
+            except _Reject as e:
+                raise e.error from None
+            finally:
+                st.log = None
+                st.rec = rec
+            if ok and buf:
+                out = rec.out
+                for ev in buf:
+                    out(ev)
+        return atomic
+
+    def sim_atomic(self, n: A.Atomic, sc):
+        """An atomic block while options are built: its successful paths (enumerating), or one found by sampling."""
+        body = self.sim_multi(n.body, sc)
+        req = self.expr(n.require, sc)
+        p = self.p
+        span = n.span
+
+        def atomic(st, env, k):
+            rng = st.sampler
+            if rng is None:
+                def check(st2, env2):
+                    p.atomic_paths += 1
+                    if p.atomic_paths > ATOMIC_MAX_PATHS:
+                        raise _err("resource", f"the atomic block at {span} has more than {ATOMIC_MAX_PATHS} paths to "
+                                   "enumerate (random players sample them instead)", span)
+                    if req(st2, env2):
+                        k(st2, env2)
+                body(st, env, check)
+                return
+            log = st.log
+            mark = len(log)
+            prev = st.active
+            found = _Found()  # this invocation's own stop signal (nested blocks have theirs)
+
+            def done(st2, env2):
+                if req(st2, env2):
+                    st.active = prev
+                    k(st2, env2)
+                    raise found
+
+            try:
+                for _ in range(p.atomic_attempts):
+                    st.active = rng
+                    try:
+                        body(st, env, done)
+                    except _Found as f:
+                        if f is not found:
+                            raise
+                        return
+                    except _Reject:
+                        pass
+                    undo_to(st, mark)
+            finally:
+                undo_to(st, mark)
+                st.active = prev
+        return atomic
+
+    def sim_multi(self, body, sc):
+        t = type(body)
+        if t is A.Do:
+            return self.sim(body, sc)
+        if t is A.Choice:
+            return self.sim_choice(body, sc)
+        if t is A.Stage:
+            return self.sim_stage(body, sc)
+        raise InternalError(f"atomic block of {t.__name__} at {body.span}")
+
+    def sim_item(self, it, sc):
+        """A program item inside an atomic block, for option building: choices branch, do items run straight."""
+        t = type(it)
+        if t is A.Stage:
+            return self.sim_stage(it, sc)
+        if t is A.Choice:
+            return self.sim_choice(it, sc)
+        if t is A.Let and type(it.body) is A.Choice:
+            vf = self.expr(it.value, sc)
+            s, sc2 = self.bind(sc, it.var)
+            body = self.sim_choice(it.body, sc2)
+
+            def let(st, env, k):
+                old = env[s]
+                env[s] = vf(st, env)
+                body(st, env, k)
+                env[s] = old
+            return let
+        if t is A.Atomic and type(it.body) is not A.Do:
+            return self.sim_atomic(it, sc)
+        return _straight(self.clause(it, sc))
+
+    def sim_items(self, items, sc):
+        sims = tuple(self.sim_item(it, sc) for it in items)
+        L = len(sims)
+        if L == 1:
+            return sims[0]
+
+        def seq(st, env, k):
+            def chain(i, st, env):
+                if i == L:
+                    k(st, env)
+                else:
+                    sims[i](st, env, lambda st2, env2: chain(i + 1, st2, env2))
+            chain(0, st, env)
+        return seq
+
+    def sim_choice(self, ch: A.Choice, sc):
+        """A choice inside an atomic block: a branch point over its options (enumerating), or one picked at random."""
+        sims = [self.sim(c, sc) for c in ch.clauses]
+
+        def choice(st, env, k):
+            log = st.log
+            mark = len(log)
+            act = st.active
+            if act is None:
+                def fin(st2, env2):
+                    if len(log) > mark:
+                        k(st2, env2)
+                for sim in sims:
+                    try:
+                        sim(st, env, fin)
+                    except _Reject:
+                        pass
+                    undo_to(st, mark)
+                return
+            opts = []
+
+            def collect(st2, env2):
+                if len(log) > mark:
+                    opts.append(tuple(log[mark:]))
+            st.active = None
+            try:
+                for sim in sims:
+                    try:
+                        sim(st, env, collect)
+                    except _Reject:
+                        pass
+                    undo_to(st, mark)
+            finally:
+                st.active = act
+            if not opts:
+                return
+            for op in opts[act.randrange(len(opts))]:
+                redo_logged(st, op)
+            k(st, env)
+        return choice
+
+    def sim_stage(self, stg: A.Stage, sc):
+        """A stage inside an atomic block: its cycle pushed, advanced and popped through the log."""
+        cond = self.expr(stg.end, sc)
+        body = self.sim_items(stg.items, sc)
+        span = stg.span
+        n, nt = self.n, self.nt
+        player = stg.kind == "player"
+
+        def stage(st, env, k):
+            if player:
+                p_push_cycle(st, 0, (st.pcyc[-2], -1))
+            else:
+                p_push_cycle(st, 1, (st.tcyc[-1],))
+
+            def test(first, passes, st, env):
+                if cond(st, env):
+                    p_pop_cycle(st, 0 if player else 1)
+                    k(st, env)
+                    return
+                if passes >= ATOMIC_MAX_PASSES:
+                    raise _err("resource", f"the stage at {span} inside an atomic block ran more than "
+                               f"{ATOMIC_MAX_PASSES} passes on one path", span)
+                if not first:
+                    p_advance(st, 0, n) if player else p_advance(st, 1, nt)
+                body(st, env, lambda st2, env2: test(False, passes + 1, st2, env2))
+            test(True, 0, st, env)
+        return stage
 
     def s_all(self, n: A.Loop, sc):
         cf = self.iter(n.coll, sc)
@@ -691,8 +1076,9 @@ class Compiler:
         src_node = n.card.card if type(n.card) is A.Actual else n.card
         dst_node = n.dest.card if type(n.dest) is A.Actual else n.dest
         dstf = self.dest(n.dest, sc)
+        cap = p.pile_cap if self.has_capacity else None
         # fast path: (move (top <location>) (top <location>))
-        if (type(src_node) is A.CardAt and src_node.pos == "top" and type(src_node.pile) is A.Location
+        if (cap is None and type(src_node) is A.CardAt and src_node.pos == "top" and type(src_node.pile) is A.Location
                 and src_node.pile.kind != A.Visibility.MEMORY and type(dst_node) is A.CardAt
                 and dst_node.pos == "top" and type(dst_node.pile) is A.Location
                 and dst_node.pile.kind != A.Visibility.MEMORY):
@@ -747,8 +1133,19 @@ class Compiler:
                 size = len(st.piles[b]) - (1 if a == b else 0)
                 if j > size:
                     raise _err("range", f"{what}: destination index {j} is outside 0..{size}", span)
+            if cap is not None:
+                k = cap[b]
+                if k and a != b and len(st.piles[b]) >= k:
+                    self.overfill(st, b, k, what, span)
             p_move(st, c, a, i, b, j)
         return move
+
+    def overfill(self, st, pid: int, k: int, what: str, span) -> None:
+        """A move would put more than k cards on a cell: the path is dropped (options) or it is an error (E1)."""
+        e = _err("capacity", f"{what}: the cell ({self.p.loc_text(pid)}) holds at most {k} card{'s' if k != 1 else ''}", span)
+        if st.log is not None:
+            raise _Reject(e)
+        raise e
 
     def a_remember(self, n: A.Remember, sc):
         p = self.p
@@ -802,6 +1199,8 @@ class Compiler:
             af = self.pile(n.a, sc)
             bf = self.pile(n.b, sc)
 
+            cap = p.pile_cap if self.has_capacity else None
+
             def swap_piles(st, env):
                 a = af(st, env)
                 b = bf(st, env)
@@ -810,6 +1209,10 @@ class Compiler:
                         raise _err("pile-kind", f"{what}: cannot swap a virtual pile", span)
                     if kind[x] == MEM:
                         raise _err("pile-kind", f"{what}: cannot swap a memory pile", span)
+                if cap is not None:
+                    for x, y in ((a, b), (b, a)):
+                        if cap[x] and len(st.piles[y]) > cap[x]:
+                            self.overfill(st, x, cap[x], what, span)
                 p_swap_piles(st, a, b)
             return swap_piles
         sa = self.card_source(n.a, sc)
@@ -847,7 +1250,9 @@ class Compiler:
 
     def a_set(self, n: A.SetValue, sc):
         ss, sf = self.slot(n.target, sc)
-        vf = self.expr(n.value, sc)
+        vf = self.ply_raw(n.value, sc) if n.target.kind == "ply" else self.expr(n.value, sc)
+        if n.target.kind == "str" and n.target.owner_type == T.CARD:
+            return self.card_str_setter(n.target, sc, vf)
         if ss is not None:
             def set_(st, env):
                 p_set(st, ss, vf(st, env))
@@ -905,6 +1310,57 @@ class Compiler:
             p_set(st, slot, st.vals[slot] + a)
         return incdec
 
+    def a_clear(self, n: A.Clear, sc):
+        t = n.target
+        default = {"sto": 0, "str": "", "ply": None, "points": self.p.empty_pm}[t.kind]
+        if t.kind == "str" and t.owner_type == T.CARD:
+            return self.card_str_setter(t, sc, lambda st, env: "")
+        ss, sf = self.slot(t, sc)
+        if ss is not None:
+            return lambda st, env: p_set(st, ss, default)
+        return lambda st, env: p_set(st, sf(st, env), default)
+
+    def card_str_setter(self, target: A.Storage, sc, vf):
+        """`(set ('C str K) V)` on a card: the cell, and the override of attribute K when the card has one (E2)."""
+        p = self.p
+        cf = self.card(target.owner, sc)
+        nc, name = self.const(target.name, sc)
+        nf = None if nc else self.expr(target.name, sc)
+        span = target.span
+        kinds = p.kinds
+        slot_ids = p.slot_ids
+
+        def set_card_str(st, env):
+            c = cf(st, env)
+            if c is None:
+                raise _err("no-card", f"{show(target)}: {show(target.owner)} designates no card", span)
+            key = name if nf is None else nf(st, env)
+            p_set(st, p.slot_id(st, ("C", c), "str", key), vf(st, env))
+            printed = kinds[st.cmeta.base[c]]
+            if key not in printed:
+                return
+            att = dict(printed)
+            vals = st.vals
+            for a in printed:
+                sl = slot_ids.get((("C", c), "str", a))
+                if sl is not None and sl < len(vals) and vals[sl] != "":
+                    att[a] = vals[sl]
+            p_rekind(st, c, p.kind_id(att), kinds)
+        return set_card_str
+
+    def a_create_board(self, n: A.CreateBoard, sc):
+        fams = self.boards[id(n)]
+        loc = n.location
+        of = (lambda st, env: 0) if type(loc.owner) is A.GameOwner else self.owner_code(loc.owner, sc)
+        span = n.span
+
+        def create_board(st, env):
+            fam = fams[of(st, env)]
+            if fam.fid in st.boards:
+                raise _err("board", f"the board ({self.board_text(fam)}) is already built: a board is built once", span)
+            st.boards = st.boards + (fam.fid,)
+        return create_board
+
     def a_cycle(self, n: A.Cycle, sc):
         tf = self.expr(n.target, sc)
         off = 2 if n.mode == "current" else 1
@@ -948,6 +1404,7 @@ class Compiler:
                 c = len(catt)
                 catt.append(att)
                 ckind.append(k)
+                meta.base.append(k)
                 meta.deck.append(deck)
                 meta.serial.append(serial)
                 serial += 1
@@ -956,11 +1413,17 @@ class Compiler:
                 new.append(c)
             meta.next_serial[deck] = serial
             st.catt, st.ckind, st.cmeta = catt, ckind, meta
+            cap = p.pile_cap[pid]
+            if cap and len(pile) > cap:
+                raise _err("capacity", f"create deck: the cell ({p.loc_text(pid)}) holds at most {cap} "
+                           f"card{'s' if cap != 1 else ''}", span)
             if st.rec is not None:
                 st.rec.create(st, deck, pid, new)
         return create
 
     def deck_clause(self, d, sc):
+        if type(d) is A.CreateBoard:
+            return self.a_create_board(d, sc)
         if type(d) is A.Repeat:
             cf = self.expr(d.count, sc)
             body = self.deck_clause(d.body, sc)
@@ -1018,6 +1481,8 @@ class Compiler:
             return T.PLAYER
         if t is A.TeamOf:
             return T.TEAM
+        if t is A.Storage and o.kind == "ply":
+            return T.PLAYER
         raise InternalError(f"cannot tell whether {type(o).__name__} at {o.span} is a player or a team")
 
     def _owner_table_fn(self, o, sc, tbl):
@@ -1062,11 +1527,50 @@ class Compiler:
             return p.pile_id(st, o, kind, nm, i)
         return None, loc
 
+    def ext_owner(self, o, t: T, sc):
+        """Closure giving the owner key of a location ("L", pid) or a card ("C", card) (extensions E2)."""
+        span = o.span
+        if t == T.PILE:
+            pf = self.pile(o, sc)
+
+            def loc_owner(st, env):
+                v = pf(st, env)
+                if v.__class__ is not int:
+                    raise _err("pile-kind", f"storage of {show(o)}: a computed (virtual) pile owns no storage", span)
+                return ("L", v)
+            return loc_owner
+        cf = self.card(o, sc)
+
+        def card_owner(st, env):
+            c = cf(st, env)
+            if c is None:
+                raise _err("no-card", f"storage of {show(o)}: designates no card", span)
+            return ("C", c)
+        return card_owner
+
     def slot(self, n: A.Storage, sc):
         """(static slot or None, closure or None) for a storage cell."""
         p = self.p
         kind = n.kind
         nc, name = self.const(n.name, sc)
+        if n.owner_type in (T.PILE, T.CARD):
+            of = self.ext_owner(n.owner, n.owner_type, sc)
+            if not nc:
+                nf = self.expr(n.name, sc)
+                return None, lambda st, env: p.slot_id(st, of(st, env), kind, nf(st, env))
+            cache: dict = {}
+            default = p.slot_default
+
+            def ext_slot(st, env):
+                o = of(st, env)
+                s = cache.get(o)
+                if s is None:
+                    s = cache[o] = p.register_slot(o, kind, name)
+                vals = st.vals
+                if s >= len(vals):
+                    vals.extend(default[len(vals):s + 1])
+                return s
+            return None, ext_slot
         if nc:
             tbl = [p.register_slot(o, kind, name) for o in range(1 + self.n + self.nt)]
             o = n.owner
@@ -1104,7 +1608,7 @@ class Compiler:
             if s is not None:
                 return lambda st, env: st.piles[s]
             return lambda st, env: st.piles[f(st, env)]
-        if t is A.Var or t is A.PileAt:
+        if t is A.Var or t is A.PileAt or t is A.CellAt:
             f = self.expr(n, sc)
 
             def cards(st, env):
@@ -1116,7 +1620,7 @@ class Compiler:
     def iter(self, n, sc):
         """Closure giving the elements of a collection, safe to iterate while the loop body changes the state."""
         t = type(n)
-        pile_typed = (t is A.Location or (t is A.Var and n.type == T.PILE) or t is A.PileAt)
+        pile_typed = (t is A.Location or (t is A.Var and n.type == T.PILE) or t is A.PileAt or t is A.CellAt)
         if pile_typed:
             f = self.cards(n, sc)
             return lambda st, env: list(f(st, env))
@@ -1125,7 +1629,7 @@ class Compiler:
     def coll(self, n, sc):
         """Closure giving the elements of any collection (cards of a pile, piles, players, …), read-only."""
         t = type(n)
-        if t is A.Location or (t is A.Var and n.type == T.PILE) or t is A.PileAt:
+        if t is A.Location or (t is A.Var and n.type == T.PILE) or t is A.PileAt or t is A.CellAt:
             return self.cards(n, sc)
         return self.expr(n, sc)
 
@@ -1221,9 +1725,28 @@ class Compiler:
 
     def e_storage(self, n: A.Storage, sc):
         ss, sf = self.slot(n, sc)
+        if n.kind == "ply":
+            span = n.span
+            what = show(n)
+
+            def ply(st, env):
+                v = st.vals[ss if ss is not None else sf(st, env)]
+                if v is None:
+                    raise _err("no-player", f"{what} holds no player", span)
+                return v
+            return ply
         if ss is not None:
             return lambda st, env: st.vals[ss]
         return lambda st, env: st.vals[sf(st, env)]
+
+    def ply_raw(self, n, sc):
+        """A Player expression that may be `no player` (None): an unset ply cell read for ==, != or set (E2)."""
+        if type(n) is A.Storage and n.kind == "ply":
+            ss, sf = self.slot(n, sc)
+            if ss is not None:
+                return lambda st, env: st.vals[ss]
+            return lambda st, env: st.vals[sf(st, env)]
+        return self.expr(n, sc)
 
     def e_arith(self, n: A.Arith, sc):
         fs = [self.expr(a, sc) for a in n.args]
@@ -1415,7 +1938,7 @@ class Compiler:
         return lambda st, env: not f(st, env)
 
     def e_compare(self, n: A.Compare, sc):
-        a = self.expr(n.left, sc)
+        a = self.ply_raw(n.left, sc) if n.type == T.PLAYER else self.expr(n.left, sc)
         op = n.op
         cb, vb = self.const(n.right, sc)
         if cb:
@@ -1430,7 +1953,7 @@ class Compiler:
             if op == "<=":
                 return lambda st, env: a(st, env) <= vb
             return lambda st, env: a(st, env) >= vb
-        b = self.expr(n.right, sc)
+        b = self.ply_raw(n.right, sc) if n.type == T.PLAYER else self.expr(n.right, sc)
         if op == "==":
             return lambda st, env: a(st, env) == b(st, env)
         if op == "!=":
@@ -1623,7 +2146,223 @@ class Compiler:
 
     def e_runs(self, n: A.Runs, sc):
         mode = n.mode
-        return self._using(n, sc, lambda cards, scores, k: alg.runs(cards, scores, k, mode))
+        if n.step is None and n.cyclic is None:
+            return self._using(n, sc, lambda cards, scores, k: alg.runs(cards, scores, k, mode))
+        cf = self.cards(n.pile, sc)
+        skf = self.scores(n.points, sc)
+        kf = self.expr(n.count, sc)
+        stf = self.expr(n.step, sc) if n.step is not None else (lambda st, env: 1)
+        mf = self.expr(n.cyclic, sc) if n.cyclic is not None else (lambda st, env: None)
+        span = n.span
+
+        def runs(st, env):
+            k = kf(st, env)
+            step, mod = stf(st, env), mf(st, env)
+            cards = cf(st, env)
+            sk = skf(st, env)
+            ck = st.ckind
+            try:
+                return alg.runs_ext(list(cards), [sk[ck[c]] for c in cards], k, mode, step, mod)
+            except ValueError as e:
+                raise _err("arithmetic", f"{show(n)}: {e}", span) from None
+        return runs
+
+    def e_isrun(self, n: A.IsRun, sc):
+        if n.type == T.PILES:
+            pf = self.expr(n.coll, sc)
+
+            def cf(st, env):
+                piles = st.piles
+                out = []
+                for v in pf(st, env):
+                    out.extend(piles[v] if v.__class__ is int else v)
+                return out
+        else:
+            cf = self.cards(n.coll, sc)
+        skf = self.scores(n.points, sc)
+        stf = self.expr(n.step, sc) if n.step is not None else (lambda st, env: 1)
+        mf = self.expr(n.cyclic, sc) if n.cyclic is not None else (lambda st, env: None)
+        span = n.span
+
+        def isrun(st, env):
+            cards = cf(st, env)
+            sk = skf(st, env)
+            ck = st.ckind
+            try:
+                return alg.isrun(cards, [sk[ck[c]] for c in cards], stf(st, env), mf(st, env))
+            except ValueError as e:
+                raise _err("arithmetic", f"{show(n)}: {e}", span) from None
+        return isrun
+
+    def e_fold(self, n: A.Fold, sc):
+        cf = self.coll(n.coll, sc)
+        s, sc2 = self.bind(sc, n.var)
+        body = self.expr(n.body, sc2)
+        if n.op == "sum":
+            def fold_sum(st, env):
+                t = 0
+                for e in cf(st, env):
+                    env[s] = e
+                    t += body(st, env)
+                return t
+            return fold_sum
+        better = (lambda a, b: a > b) if n.op == "max" else (lambda a, b: a < b)
+
+        def fold_ext(st, env):
+            best = None
+            for e in cf(st, env):
+                env[s] = e
+                v = body(st, env)
+                if best is None or better(v, best):
+                    best = v
+            return 0 if best is None else best
+        return fold_ext
+
+    # ------------------------------------------------------------ board queries (extensions E1)
+
+    def cell_fn(self, node, sc, form: str):
+        """Closure giving (BoardFamily, cell index) of a cell operand; run-time `board` errors otherwise."""
+        pf = self.pile(node, sc)
+        cell_of = self.p.cell_of
+        span = node.span
+        what = show(node)
+
+        def cell(st, env):
+            pid = pf(st, env)
+            hit = cell_of.get(pid) if pid.__class__ is int else None
+            if hit is None:
+                raise _err("board", f"({form} {what} …): {what} is not a cell of a board", span)
+            if hit[0].fid not in st.boards:
+                raise _err("board", f"({form} {what} …): the board ({self.board_text(hit[0])}) is not built yet", span)
+            return hit
+        return cell
+
+    def board_text(self, fam) -> str:
+        return f"{self.p.owner_json(fam.owner)} {KIND_WORDS[fam.kind]} {fam.name}"
+
+    def direction_fn(self, span, form: str):
+        """Closure giving a direction index on a family, or a `board` error for an unknown name."""
+        def direction(st, env, fam, name):
+            k = fam.dir_index.get(name)
+            if k is None:
+                raise _err("board", f"({form} …): {name!r} is not a direction of this board "
+                           f"({', '.join(fam.dirs)})", span)
+            return k
+        return direction
+
+    def e_cells(self, n: A.Cells, sc):
+        cf = self.cell_fn(n.board, sc, "cells")
+        return lambda st, env: cf(st, env)[0].pids
+
+    def e_cell_at(self, n: A.CellAt, sc):
+        cf = self.cell_fn(n.board, sc, "cell")
+        rf, kf = self.expr(n.row, sc), self.expr(n.col, sc)
+        span = n.span
+
+        def cell_at(st, env):
+            fam = cf(st, env)[0]
+            r, c = rf(st, env), kf(st, env)
+            i = fam.geom.index_of.get((r, c))
+            if i is None:
+                raise _err("range", f"{show(n)}: the board has no cell at row {r}, column {c}", span)
+            return fam.pids[i]
+        return cell_at
+
+    def e_coord(self, n: A.Coord, sc):
+        cf = self.cell_fn(n.cell, sc, n.axis)
+        k = 0 if n.axis == "row" else 1
+
+        def coord(st, env):
+            fam, i = cf(st, env)
+            return fam.geom.coords[i][k]
+        return coord
+
+    def e_directions(self, n: A.Directions, sc):
+        cf = self.cell_fn(n.board, sc, "directions")
+        return lambda st, env: cf(st, env)[0].dirs
+
+    def e_neighbors(self, n: A.Neighbors, sc):
+        cf = self.cell_fn(n.cell, sc, "neighbors")
+        if n.dirs is None:
+            def neighbors(st, env):
+                fam, i = cf(st, env)
+                return fam.nb_all[i]
+            return neighbors
+        df = self.expr(n.dirs, sc)
+        span = n.span
+
+        def neighbors_in(st, env):
+            fam, i = cf(st, env)
+            names = df(st, env)
+            try:
+                return fam.neighbours_in(names)[i]
+            except KeyError as e:
+                raise _err("board", f"(neighbors …): {e.args[0]!r} is not a direction of this board "
+                           f"({', '.join(fam.dirs)})", span) from None
+        return neighbors_in
+
+    def e_ray(self, n: A.Ray, sc):
+        cf = self.cell_fn(n.cell, sc, "ray")
+        df = self.expr(n.direction, sc)
+        dirf = self.direction_fn(n.span, "ray")
+
+        def ray(st, env):
+            fam, i = cf(st, env)
+            d = df(st, env)
+            k = fam.dir_index.get(d)
+            if k is None:
+                k = dirf(st, env, fam, d)
+            return fam.rays[i][k]
+        return ray
+
+    def e_line(self, n: A.Line, sc):
+        cf = self.cell_fn(n.cell, sc, "line")
+        df = self.expr(n.direction, sc)
+        nf = self.expr(n.count, sc)
+        dirf = self.direction_fn(n.span, "line")
+        span = n.span
+
+        def line(st, env):
+            fam, i = cf(st, env)
+            d = df(st, env)
+            k = fam.dir_index.get(d)
+            if k is None:
+                k = dirf(st, env, fam, d)
+            m = nf(st, env)
+            if m < 1:
+                if m < 0:
+                    raise _err("range", f"{show(n)}: a line of {m} cells", span)
+                return ()
+            ray = fam.rays[i][k]
+            if len(ray) < m - 1:
+                return ()
+            return (fam.pids[i],) + ray[:m - 1]
+        return line
+
+    def e_components(self, n: A.Components, sc):
+        cf = self.coll(n.cells, sc)
+        df = self.expr(n.dirs, sc) if n.dirs is not None else None
+        cell_of = self.p.cell_of
+        span = n.span
+
+        def components(st, env):
+            cells = cf(st, env)
+            if not len(cells):
+                return []
+            fam = None
+            for pid in cells:
+                hit = cell_of.get(pid) if pid.__class__ is int else None
+                if hit is None or (fam is not None and hit[0] is not fam):
+                    raise _err("board", f"{show(n)}: the cells must all belong to one board", span)
+                fam = hit[0]
+            if fam.fid not in st.boards:
+                raise _err("board", f"{show(n)}: the board is not built yet", span)
+            try:
+                return fam.components(cells, df(st, env) if df is not None else None)
+            except KeyError as e:
+                raise _err("board", f"(components …): {e.args[0]!r} is not a direction of this board "
+                           f"({', '.join(fam.dirs)})", span) from None
+        return components
 
     def e_tuples(self, n: A.Tuples, sc):
         return self._using(n, sc, lambda cards, scores, k: alg.tuples(cards, scores, k))
@@ -1773,13 +2512,16 @@ class Compiler:
         A.Runs: e_runs, A.Collect: e_collect, A.AllOf: e_allof, A.Other: e_other, A.Range: e_range,
         A.NameList: e_namelist, A.WhoRef: e_whoref, A.WhoById: e_whobyid, A.OwnerOf: e_owner_of,
         A.TeamOf: e_team_of, A.TeamAsPlayers: e_team_as_players,
+        A.IsRun: e_isrun, A.Fold: e_fold, A.Cells: e_cells, A.CellAt: e_cell_at, A.Coord: e_coord,
+        A.Directions: e_directions, A.Neighbors: e_neighbors, A.Ray: e_ray, A.Line: e_line,
+        A.Components: e_components,
     }
     _CLAUSE = {
         A.Do: c_do, A.Guarded: c_guarded, A.Loop: c_loop, A.Let: c_let, A.Repeat: c_repeat,
-        A.RepeatAll: c_repeat_all,
+        A.RepeatAll: c_repeat_all, A.Atomic: c_atomic,
     }
     _ACTION = {
         A.Move: a_move, A.Remember: a_remember, A.Forget: a_forget, A.Swap: a_swap, A.Shuffle: a_shuffle,
         A.SetValue: a_set, A.SetPoints: a_set_points, A.IncDec: a_incdec, A.Cycle: a_cycle,
-        A.TurnPass: a_pass, A.CreateDeck: a_create_deck,
+        A.TurnPass: a_pass, A.CreateDeck: a_create_deck, A.CreateBoard: a_create_board, A.Clear: a_clear,
     }

@@ -56,7 +56,18 @@ RULES: dict[type, Callable] = {
     A.Partition: lambda n: ["partition", doc(n.attribute), *map(doc, n.args)],
     A.Subsets: lambda n: ["subsets", doc(n.pile)],
     A.Tuples: lambda n: ["tuples", doc(n.count), doc(n.pile), "using", doc(n.points)],
-    A.Runs: lambda n: ["runs", n.mode, doc(n.count), doc(n.pile), "using", doc(n.points)],
+    A.Runs: lambda n: ["runs", n.mode, doc(n.count), doc(n.pile), "using", doc(n.points)] + _run_clauses(n),
+    A.IsRun: lambda n: ["isrun", doc(n.coll), "using", doc(n.points)] + _run_clauses(n),
+    A.Fold: lambda n: [n.op, doc(n.coll), _var(n.var), doc(n.body)],
+    A.BoardShape: lambda n: [n.shape, *map(doc, n.dims)],
+    A.Cells: lambda n: ["cells", doc(n.board)],
+    A.CellAt: lambda n: ["cell", doc(n.board), doc(n.row), doc(n.col)],
+    A.Coord: lambda n: [n.axis, doc(n.cell)],
+    A.Directions: lambda n: ["directions", doc(n.board)],
+    A.Neighbors: lambda n: ["neighbors", doc(n.cell)] + ([doc(n.dirs)] if n.dirs is not None else []),
+    A.Ray: lambda n: ["ray", doc(n.cell), doc(n.direction)],
+    A.Line: lambda n: ["line", doc(n.cell), doc(n.direction), doc(n.count)],
+    A.Components: lambda n: ["components", doc(n.cells)] + ([doc(n.dirs)] if n.dirs is not None else []),
     A.Collect: lambda n: ["all", doc(n.coll), _var(n.var), doc(n.pile)],
     A.AllOf: lambda n: n.what,
     A.Other: lambda n: ["other", n.what],
@@ -83,6 +94,10 @@ RULES: dict[type, Callable] = {
     A.RepeatAll: lambda n: ["repeat", "all", doc(n.body)],
     A.ValueNode: lambda n: [n.value, *map(doc, n.attributes)],
     A.Attribute: lambda n: [n.key, [", ".join(v.value for v in n.values)]] if n.flat else [n.key, *map(doc, n.values)],
+    A.CreateBoard: lambda n: ["create", "board", doc(n.location), doc(n.shape)]
+    + ([["capacity", doc(n.capacity)]] if n.capacity is not None else []),
+    A.Clear: lambda n: ["clear", doc(n.target)],
+    A.Atomic: lambda n: ["atomic", doc(n.body), ["require", doc(n.require)]],
     A.CreateDeck: lambda n: ["create", "deck"] + ([doc(n.deck_name)] if n.deck_name is not None else [])
     + [doc(n.location), ["deck", *map(doc, n.attributes)]],
     A.Guarded: lambda n: [doc(n.cond), doc(n.body)],
@@ -95,12 +110,17 @@ RULES: dict[type, Callable] = {
     A.CreatePlayers: lambda n: ["create", "players", doc(n.count)],
     A.CreateTeams: lambda n: ["create", "teams", *[[", ".join(map(str, t))] for t in n.teams]],
     A.Setup: lambda n: ["setup", doc(n.players)] + ([doc(n.teams)] if n.teams else []) + [doc(d) for d in n.decks],
-    A.Scoring: lambda n: ["scoring", n.direction, doc(n.expr)],
+    A.Scoring: lambda n: ["scoring", n.direction, doc(n.expr)]
+    + ([["tiebreak", *map(doc, n.tiebreaks)]] if n.tiebreaks else []),
     A.Game: lambda n: ["game", *map(doc, n.declares), doc(n.setup), *map(doc, n.items), doc(n.scoring)],
 }
 
 
-BINDERS = {"any", "all", "filter", "let"}
+BINDERS = {"any", "all", "filter", "let", "sum", "max", "min"}
+
+
+def _run_clauses(n) -> list:
+    return ([["step", doc(n.step)]] if n.step is not None else []) + ([["cyclic", doc(n.cyclic)]] if n.cyclic is not None else [])
 
 
 def _dots(lo, hi) -> str:
@@ -136,7 +156,7 @@ def layout(d, indent: int = 0) -> str:
     while i < len(d) and isinstance(d[i], str) and (i == 0 or len(lead) < 3):
         lead.append(d[i])
         i += 1
-    if lead and lead[0] in BINDERS and len(d) > 3 and i == 1:
+    if lead and lead[0] in BINDERS and len(d) > 3 and i == 1 and isinstance(d[2], str) and d[2][:1] == "'":
         # Keep `(any <coll> 'V` together, as people write it, when it fits.
         cand = [lead[0], flat(d[1]), flat(d[2])]
         if indent + len(" ".join(cand)) + 1 <= WIDTH:

@@ -19,6 +19,8 @@ __all__ = [
     "ResourceLimit",
     "DeckError",
     "runs",
+    "runs_ext",
+    "isrun",
     "run_at_end",
     "tuples",
     "subsets",
@@ -106,6 +108,160 @@ def _emit(cols: list[list[int]], out: list[list[int]]) -> None:
             out.extend(map(list, product(*cols)))
             return
     out.append([col[0] for col in cols])
+
+
+def _check_step(step: int, modulus, negative: bool = False) -> int:
+    """The effective step (modulo the cycle), validating `(step K)` and `(cyclic M)`."""
+    if step == 0 or (step < 0 and not negative):
+        raise ValueError(f"a run step must be at least 1, got {step}")
+    if modulus is None:
+        return step
+    if modulus < 2:
+        raise ValueError(f"a cyclic run needs a cycle of at least 2 values, got {modulus}")
+    k = step % modulus
+    if k == 0:
+        raise ValueError(f"step {step} is a multiple of the cycle {modulus}: no two values follow each other")
+    return k
+
+
+def runs_ext(cards: Sequence[int], scores: Sequence[int], n: int, mode: str, step: int = 1,
+             modulus=None) -> list[list[int]]:
+    """E3 `runs largest|all N … (step K) (cyclic M)`: runs whose successive values differ by K (modulo M).
+
+    Without `cyclic` this is `runs` with a step: blocks are maximal chains v, v+K, v+2K, …
+    present in the cards; each run takes one card per value of a contiguous range of a
+    block, and every choice of cards is a different run.  With `(cyclic M)` values are
+    taken modulo M and chains may wrap.  A chain that closes on itself (every value of a
+    whole cycle is present) can be walked round more than once when values have several
+    cards; a run never uses a card twice, and of the rotations of a run whose length is a
+    multiple of the cycle only the one starting at the cycle's lowest value is kept.
+
+    Order: blocks by their first value (a closed cycle: its lowest value); within a block,
+    runs by start position along the block, then by length; then card choices
+    lexicographically (cards of one value in pile order).  Each run lists its cards from
+    the start of the sequence (the bottom) to its end (the top).
+    """
+    if n < 1:
+        raise ValueError(f"runs needs a length of at least 1, got {n}")
+    if mode != "largest" and mode != "all":
+        raise ValueError(f"unknown runs mode {mode!r}")
+    k = _check_step(step, modulus)
+    if modulus is None and k == 1:
+        return runs(cards, scores, n, mode)
+    if not cards:
+        return []
+    if modulus is not None:
+        scores = [s % modulus for s in scores]
+    groups = _score_groups(cards, scores)
+    present = set(groups)
+
+    def succ(v):
+        return (v + k) % modulus if modulus is not None else v + k
+
+    def pred(v):
+        return (v - k) % modulus if modulus is not None else v - k
+
+    blocks = []  # (first value, values along the block, closed cycle?)
+    seen: set = set()
+    for v in sorted(present):
+        if v in seen:
+            continue
+        start, p, closed = v, pred(v), False
+        while p in present:
+            if p == v:  # came back round: a closed cycle, started at its lowest value
+                closed = True
+                start = v
+                break
+            start = p
+            p = pred(p)
+        vals, x = [], start
+        while x in present and x not in vals:
+            vals.append(x)
+            x = succ(x)
+        seen.update(vals)
+        blocks.append((start if not closed else min(vals), vals, closed))
+    blocks.sort(key=lambda b: b[0])
+    out: list[list[int]] = []
+    for _, vals, closed in blocks:
+        cols = [groups[v] for v in vals]
+        if not closed:
+            L = len(vals)
+            if L < n:
+                continue
+            if mode == "largest":
+                _emit(cols, out)
+            else:
+                for a in range(L - n + 1):
+                    for b in range(a + n, L + 1):
+                        _emit(cols[a:b], out)
+            continue
+        _closed_runs(vals, cols, n, mode, out)
+    return out
+
+
+def _closed_runs(vals: list, cols: list, n: int, mode: str, out: list) -> None:
+    """Runs round a closed cycle of values (see runs_ext)."""
+    C = len(vals)
+    counts = [len(c) for c in cols]
+    total = sum(counts)
+
+    def maxlen(s: int) -> int:
+        used = [0] * C
+        L = 0
+        while L < total:
+            i = (s + L) % C
+            if used[i] == counts[i]:
+                break
+            used[i] += 1
+            L += 1
+        return L
+
+    lens = [maxlen(s) for s in range(C)]
+    if mode == "largest":
+        top = max(lens)
+        if top < n:
+            return
+        for s in range(C):
+            if lens[s] == top and (top % C or s == 0):
+                _emit_cyclic(s, top, cols, out)
+        return
+    for s in range(C):
+        for L in range(n, lens[s] + 1):
+            if L % C == 0 and s != 0:
+                continue
+            _emit_cyclic(s, L, cols, out)
+
+
+def _emit_cyclic(s: int, L: int, cols: list, out: list) -> None:
+    """Every choice of distinct cards for the value sequence of length L starting at position s."""
+    C = len(cols)
+    seq = [(s + i) % C for i in range(L)]
+    need: dict = {}
+    for i in seq:
+        need[i] = need.get(i, 0) + 1
+    order = list(need)  # positions in order of first appearance
+    for pick in product(*[combinations(cols[i], need[i]) for i in order]):
+        it = {i: iter(c) for i, c in zip(order, pick)}
+        out.append([next(it[i]) for i in seq])
+
+
+def isrun(cards: Sequence[int], scores: Sequence[int], step: int = 1, modulus=None) -> bool:
+    """E3 `isrun`: in the given order, each score is the previous plus K (modulo M); no card twice.
+
+    An empty collection and a single card are runs (add a size condition where it matters).
+    The order matters, so the step may be negative: (step (- 0 1)) tests a descending run.
+    """
+    k = _check_step(step, modulus, True)
+    if len(set(cards)) != len(cards):
+        return False
+    for i in range(1, len(scores)):
+        d = scores[i] - scores[i - 1]
+        if modulus is None:
+            if d != k:
+                return False
+        elif (d - k) % modulus:
+            return False
+    return True
 
 
 def run_at_end(cards: Sequence[int], scores: Sequence[int], n: int, end: str) -> list[int]:
@@ -237,8 +393,14 @@ def sort_by_score(cards: Sequence[int], scores: Sequence[int]) -> list[int]:
 # ---------------------------------------------------------------- scoring (§15)
 
 
-def competition_ranks(scores: Sequence[int], direction: str) -> tuple[list[int], list[float]]:
-    """§15: (1-based competition ranks, win shares 1/k for the k rank-1 players, else 0)."""
+def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple[list[int], list[float]]:
+    """§15: (1-based competition ranks, win shares 1/k for the k rank-1 players, else 0).
+
+    `keys` (E5 `tiebreak`): per player a tuple of tie-break values, compared in order after
+    the score and in the same direction; players equal on the score and every key tie.
+    """
+    if keys is not None:
+        scores = [(s,) + tuple(k) for s, k in zip(scores, keys)]
     if direction == "max":
         ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
     elif direction == "min":

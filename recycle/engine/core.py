@@ -28,11 +28,16 @@ from ..errors import GameRuntimeError, InternalError, NOWHERE, Span, UsageError
 from ..results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
 from . import algorithms as alg
 from .state import (
-    DONE, ERROR, FGT, ILOC, KIND_WORDS, LIMIT, MEM, MV, OLOC, PASS, PCY, REM, RUNNING,
+    ADV, CPO, CPU, DONE, ERROR, FGT, ILOC, KIND_WORDS, LIMIT, MEM, MV, OLOC, OVR, PASS, PCY, REM, RUNNING,
     SET, SHF, SWC, SWP, VDEL, VLOC, WAITING, Option, PointMap, State,
 )
 
 PM_CACHE_LIMIT = 20000
+# How many random paths the random player tries through an atomic block before the
+# block contributes no option (extensions E4; docs/language.md, "atomic").
+ATOMIC_ATTEMPTS = 100
+# Lineup codes of players whose decisions sample atomic blocks instead of enumerating them.
+SAMPLING_CODES = frozenset({"R"})
 
 
 # ---------------------------------------------------------------- primitives
@@ -133,6 +138,60 @@ def p_swap_cards(st: State, ca: int, pa: int, ia: int, cb: int, pb: int, ib: int
         st.rec.swap(st, pa, pb, [ca], [cb])
 
 
+def p_rekind(st: State, c: int, k: int, kinds: list) -> None:
+    """Give card c the kind k (its attributes with overrides applied, E2); copy on write, logged."""
+    old = st.ckind[c]
+    if old == k:
+        return
+    if st.log is not None:
+        st.log.append((OVR, c, old, k, st.catt[c], kinds[k]))
+    _set_kind(st, c, k, kinds[k])
+
+
+def _set_kind(st: State, c: int, k: int, att: dict) -> None:
+    ck = list(st.ckind)
+    ck[c] = k
+    ca = list(st.catt)
+    ca[c] = att
+    st.ckind, st.catt = ck, ca
+
+
+def p_push_cycle(st: State, which: int, values: tuple) -> None:
+    """Push a player cycle (which 0: values (current, -1)) or a team cycle (which 1: (current,)); logged."""
+    (st.pcyc if which == 0 else st.tcyc).extend(values)
+    if st.log is not None:
+        st.log.append((CPU, which, values))
+
+
+def p_pop_cycle(st: State, which: int) -> None:
+    c = st.pcyc if which == 0 else st.tcyc
+    n = 2 if which == 0 else 1
+    values = tuple(c[-n:])
+    del c[-n:]
+    if st.log is not None:
+        st.log.append((CPO, which, values))
+    if which == 0 and st.rec is not None and c[-2] != values[0]:
+        st.rec.turn(c[-2])
+
+
+def p_advance(st: State, which: int, n: int) -> None:
+    """A stage's advance of the innermost cycle (n members), logged: the queued player if any, else the next."""
+    if which == 0:
+        c = st.pcyc
+        old = (c[-2], c[-1])
+        new = (old[1] if old[1] >= 0 else (old[0] + 1) % n, -1)
+        c[-2], c[-1] = new
+    else:
+        c = st.tcyc
+        old = (c[-1],)
+        new = ((old[0] + 1) % n,)
+        c[-1] = new[0]
+    if st.log is not None:
+        st.log.append((ADV, which, old, new))
+    if which == 0 and st.rec is not None and new[0] != old[0]:
+        st.rec.turn(new[0])
+
+
 def p_shuffle(st: State, pid: int) -> None:
     p = st.piles[pid]
     old = tuple(p) if st.log is not None else None
@@ -202,7 +261,27 @@ def _u_vdel(st, op):
     op[1].insert(op[2], op[3])
 
 
-UNDO = (_u_mv, _u_rem, _u_fgt, _u_swp, _u_swc, _u_shf, _u_set, _u_pcy, _u_pass, _u_vdel)
+def _u_ovr(st, op):
+    _set_kind(st, op[1], op[2], op[4])
+
+
+def _u_cpu(st, op):
+    c = st.pcyc if op[1] == 0 else st.tcyc
+    del c[-len(op[2]):]
+
+
+def _u_cpo(st, op):
+    (st.pcyc if op[1] == 0 else st.tcyc).extend(op[2])
+
+
+def _u_adv(st, op):
+    v = op[2]
+    c = st.pcyc if op[1] == 0 else st.tcyc
+    c[len(c) - len(v):] = v
+
+
+UNDO = (_u_mv, _u_rem, _u_fgt, _u_swp, _u_swc, _u_shf, _u_set, _u_pcy, _u_pass, _u_vdel,
+        _u_ovr, _u_cpu, _u_cpo, _u_adv)
 
 
 def undo_to(st: State, mark: int) -> None:
@@ -280,7 +359,36 @@ def _r_pcy(st, op):
         st.rec.turn(new)
 
 
-REDO = (_r_mv, _r_rem, _r_fgt, _r_swp, _r_swc, _r_shf, _r_set, _r_pcy, _u_pass, _u_pass)
+def _r_ovr(st, op):
+    _set_kind(st, op[1], op[3], op[5])
+
+
+def _r_cpo(st, op):
+    c = st.pcyc if op[1] == 0 else st.tcyc
+    del c[-len(op[2]):]
+    if op[1] == 0 and st.rec is not None and c[-2] != op[2][0]:
+        st.rec.turn(c[-2])
+
+
+def _r_adv(st, op):
+    v = op[3]
+    c = st.pcyc if op[1] == 0 else st.tcyc
+    c[len(c) - len(v):] = v
+    if op[1] == 0 and st.rec is not None and v[0] != op[2][0]:
+        st.rec.turn(v[0])
+
+
+REDO = (_r_mv, _r_rem, _r_fgt, _r_swp, _r_swc, _r_shf, _r_set, _r_pcy, _u_pass, _u_pass,
+        _r_ovr, _u_cpo, _r_cpo, _r_adv)
+
+
+def redo_logged(st: State, op: tuple) -> None:
+    """Apply a recorded op again while building options, logging it (its own undo record)."""
+    if op[0] == VDEL:
+        del op[1][op[2]]
+    else:
+        REDO[op[0]](st, op)
+    st.log.append(op)
 
 
 # ---------------------------------------------------------------- recording
@@ -331,7 +439,9 @@ class EventSink:
         owner, kind, name = self.prog.slot_key[slot]
         if isinstance(v, PointMap):
             v = v.to_json()
-        self.out({"type": "set", "owner": self.prog.owner_json(owner), "store": kind, "key": name, "value": v})
+        elif kind == "ply":
+            v = None if v is None else f"p{v + 1}"
+        self.out({"type": "set", "owner": self.prog.owner_text(st, owner), "store": kind, "key": name, "value": v})
 
     def turn(self, p):
         self.out({"type": "turn", "seat": p})
@@ -391,6 +501,16 @@ class Program:
         self.setup_events: list = []  # (deck, pid, cards) of setup, for recorders
         self.nslots = 0
         self.source_hash: Optional[str] = None
+        # boards (extensions E1)
+        self.pile_cap: list = []  # pid -> capacity of the cell (0: unlimited)
+        self.geometries: dict = {}  # (shape, dims) -> Geometry
+        self.board_families: list = []  # fid -> BoardFamily
+        self.board_ids: dict = {}  # (owner, kind, name) -> BoardFamily
+        self.cell_of: dict = {}  # pid -> (BoardFamily, cell index)
+        self.keys_fn: Optional[Callable] = None  # tie-break keys per player (E5)
+        self.has_atomic = False
+        self.atomic_attempts = ATOMIC_ATTEMPTS
+        self.atomic_paths = 0  # complete paths walked by the decision being built (a guard, compile.ATOMIC_MAX_PATHS)
 
     # ------------------------------------------------------------ registries
 
@@ -414,6 +534,7 @@ class Program:
         self.pile_key.append(key)
         self.pile_kind.append(kind)
         self.pile_owner.append(owner)
+        self.pile_cap.append(0)
         self._loc_json.append(["table" if owner == 0 else f"p{owner}", KIND_WORDS[kind], name, index])
         fam = self.families.get((owner, kind, name))
         if fam is None:
@@ -455,7 +576,7 @@ class Program:
         s = len(self.slot_key)
         self.slot_ids[key] = s
         self.slot_key.append(key)
-        self.slot_default.append(0 if kind == "sto" else "" if kind == "str" else self.empty_pm)
+        self.slot_default.append(0 if kind == "sto" else "" if kind == "str" else None if kind == "ply" else self.empty_pm)
         return s
 
     def slot_id(self, st: State, owner: int, kind: str, name: str) -> int:
@@ -466,6 +587,46 @@ class Program:
         if s >= len(vals):
             vals.extend(self.slot_default[len(vals):s + 1])
         return s
+
+    def owner_text(self, st: State, owner) -> str:
+        """A storage owner as text: "table", "p1", "team0", a location "table vloc GRID 3", a card "DEFAULT#5"."""
+        if owner.__class__ is int:
+            return self.owner_json(owner)
+        if owner[0] == "L":
+            return self.loc_text(owner[1])
+        c = owner[1]
+        return f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
+
+    # ------------------------------------------------------------ boards (extensions E1)
+
+    def geometry(self, shape: str, dims: tuple):
+        from .boards import Geometry
+
+        key = (shape, tuple(dims))
+        g = self.geometries.get(key)
+        if g is None:
+            g = self.geometries[key] = Geometry(shape, tuple(dims))
+        return g
+
+    def board_family(self, geom, owner: int, kind: int, name: str, capacity: int):
+        """The board family (owner, kind, name) with this geometry, registering its cells (UsageError on a clash)."""
+        from .boards import BoardFamily
+
+        key = (owner, kind, name)
+        fam = self.board_ids.get(key)
+        if fam is not None:
+            if fam.geom is not geom or fam.capacity != capacity:
+                raise UsageError(f"the board {self.owner_json(owner)} {KIND_WORDS[kind]} {name} is created with two "
+                                 f"different shapes or capacities ({fam.geom.shape} {fam.geom.dims} and {geom.shape} {geom.dims})")
+            return fam
+        pids = [self.register_pile(owner, kind, name, i) for i in range(geom.n)]
+        fam = BoardFamily(len(self.board_families), geom, owner, kind, name, pids, capacity)
+        self.board_families.append(fam)
+        self.board_ids[key] = fam
+        for i, pid in enumerate(pids):
+            self.pile_cap[pid] = capacity
+            self.cell_of[pid] = (fam, i)
+        return fam
 
     def kind_id(self, attrs: dict) -> int:
         key = tuple(attrs.items())
@@ -488,6 +649,8 @@ class Program:
     def _owner_code(self, owner) -> int:
         if owner is None or owner == "game":
             return 0
+        if isinstance(owner, tuple) and owner[0] in ("L", "C"):  # a location ("L", pid) or a card ("C", id)
+            return owner
         if isinstance(owner, tuple) and owner[0] == "team":
             return 1 + self.n_players + owner[1]
         if isinstance(owner, tuple) and owner[0] == "player":
@@ -502,10 +665,10 @@ class Program:
         return list(st.piles[pid])
 
     def value(self, st: State, owner, kind: str, name: str):
-        """A storage cell (kind sto/str/points); owner is "game", a player id or ("team", t)."""
+        """A storage cell (kind sto/str/ply/points); owner is "game", a player id, ("team", t), ("L", pile id) or ("C", card)."""
         s = self.slot_ids.get((self._owner_code(owner), kind, name))
         if s is None:
-            return 0 if kind == "sto" else "" if kind == "str" else self.empty_pm
+            return 0 if kind == "sto" else "" if kind == "str" else None if kind == "ply" else self.empty_pm
         return st.vals[s] if s < len(st.vals) else self.slot_default[s]
 
     def card_attrs(self, st: State, c: int) -> dict:
@@ -518,13 +681,18 @@ class Program:
     # ------------------------------------------------------------ playing
 
     def new_game(self, seed: int, max_decisions: int = 2000, max_idle_steps: int = 10000,
-                 recorder=None) -> State:
-        """A fresh game (declares and setup done) advanced to its first decision point or its end."""
+                 recorder=None, sampling=None) -> State:
+        """A fresh game (declares and setup done) advanced to its first decision point or its end.
+
+        `sampling`: per seat, True when that seat's decisions sample atomic blocks (the random
+        player) instead of enumerating them (extensions E4); None: every seat enumerates.
+        """
         st = self.template.clone()
         st.rng = random.Random(seed)
         st.seed = seed
         st.max_decisions = max_decisions
         st.max_steps = max_idle_steps
+        st.sampling = tuple(bool(x) for x in sampling) if sampling is not None and any(sampling) else None
         if recorder is not None:
             sink = EventSink(self, recorder)
             st.rec = sink
@@ -609,6 +777,7 @@ class Program:
         st.status = LIMIT
         try:
             st.scores = self.score_fn(st)
+            st.keys = self.keys_fn(st) if self.keys_fn is not None else None
         except GameRuntimeError as e:
             st.scores = None
             st.error = e.with_context("while scoring provisionally after the limit")
@@ -624,6 +793,8 @@ class Program:
     def finish(self, st: State) -> None:
         """The END op: score every player (§15)."""
         st.scores = self.score_fn(st)
+        if self.keys_fn is not None:
+            st.keys = self.keys_fn(st)
         st.status = DONE
         if st.rec is not None:
             self._end_event(st)
@@ -656,7 +827,7 @@ class Program:
                 outcome, reason = "running", "running"
             if st.scores is not None:
                 scores = list(st.scores)
-                ranks, shares = alg.competition_ranks(scores, self.direction)
+                ranks, shares = alg.competition_ranks(scores, self.direction, st.keys)
                 winners = [p for p, r in enumerate(ranks) if r == 1]
         return GameResult(outcome, reason, st.seed, self.direction, records, scores, ranks, shares, winners,
                           limit, error, self.warnings, [r[3] for r in st.records], score_error)
@@ -702,7 +873,9 @@ class Program:
                 v = op[3]
                 if isinstance(v, PointMap):
                     v = " ".join(f"({' '.join(f'({k} : {x})' for k, x in conds)} {pts})" for conds, pts in v.awards)
-                out.append(f"set {self.owner_json(owner)} {kind} {name} = {v}")
+                elif kind == "ply":
+                    v = "nobody" if v is None else f"p{v + 1}"
+                out.append(f"set {self.owner_text(st, owner)} {kind} {name} = {v}")
             elif code == PCY:
                 which = "current" if op[1] % 2 == 0 else "next"
                 out.append(f"cycle {which} p{op[3] + 1}")
@@ -746,7 +919,7 @@ class Program:
         for s, v in enumerate(st.vals):
             if v != self.slot_default[s]:
                 owner, kind, name = self.slot_key[s]
-                storage[(self.owner_json(owner), kind, name)] = v
+                storage[(self.owner_text(st, owner), kind, name)] = v
         return {"seat": p, "piles": piles, "storage": storage, "pcyc": tuple(st.pcyc), "tcyc": tuple(st.tcyc),
                 "decisions": st.decisions, "status": st.status,
                 "chooser": st.chooser if st.status == WAITING else None,
@@ -786,13 +959,22 @@ class Program:
 # ---------------------------------------------------------------- whole games
 
 
+def samples_atomic(player) -> bool:
+    """Does this player's seat sample atomic blocks (E4)?  The `atomic_sampling` attribute, else its lineup code."""
+    v = getattr(player, "atomic_sampling", None)
+    if v is None:
+        v = getattr(player, "code", None) in SAMPLING_CODES
+    return bool(v)
+
+
 def play_game(prog: Program, seed: int, players, max_decisions: int = 2000, max_idle_steps: int = 10000,
               recorder=None) -> GameResult:
     """Play one game with one player object per seat; the result's `.choices` is the transcript core."""
     players = list(players)
     if len(players) != prog.n_players:
         raise UsageError(f"the game has {prog.n_players} players, but {len(players)} player objects were given")
-    st = prog.new_game(seed, max_decisions, max_idle_steps, recorder)
+    sampling = [samples_atomic(pl) for pl in players] if prog.has_atomic else None
+    st = prog.new_game(seed, max_decisions, max_idle_steps, recorder, sampling)
     for s, pl in enumerate(players):
         pl.start(prog, s, alg.derive(seed, "seat", s))
     choices = []

@@ -17,8 +17,16 @@ Representation (see core.py for the registries):
 * catt / ckind / cmeta: the card table: attribute map, kind id and (deck, serial)
            per card id.  Shared between clones and copied only when a
            `create deck` runs during play (copy on write).
-* log:     None in real play; the undo/redo log while a choice's options are built.
+* log:     None in real play; the undo/redo log while a choice's options are built
+           (or while an atomic block runs tentatively).
 * rec:     None, or the recorder receiving the events of the real game.
+* boards:  the board families built so far (a tuple of family ids; extensions E1).
+* keys:    the tie-break keys per player once scored (None without `tiebreak`; E5).
+* sampling: None, or per seat whether that seat's decisions build atomic blocks by
+           sampling (the random player) rather than by enumeration (E4).
+* sampler / active: while options are built, the sampling stream of this decision
+           (None when enumerating) and the stream branch points draw from right now
+           (set only inside the walk of an atomic block).
 """
 from __future__ import annotations
 
@@ -48,7 +56,12 @@ KIND_WORDS = ("vloc", "iloc", "hloc", "oloc", "mem")
 #   PCY  (PCY, index_in_pcyc, old, new)                    cycle current / cycle next
 #   PASS (PASS,)                                          turn pass
 #   VDEL (VDEL, virtual_list, index, card)                 entry removed from a virtual pile
-MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, VDEL = range(10)
+#   OVR  (OVR, card, old_kind, new_kind)                    card attribute override changed (E2)
+#   CPU  (CPU, which, values)                               cycle pushed (which 0: player, 1: team)
+#   CPO  (CPO, which, values)                               cycle popped
+#   ADV  (ADV, which, old_values, new_values)               innermost cycle advanced by a stage (player: (current,
+#                                                         queued); team: (current,))
+MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, VDEL, OVR, CPU, CPO, ADV = range(14)
 
 
 class PointMap:
@@ -103,15 +116,16 @@ def _make_pm(awards):
 class CardMeta:
     """Per-card deck name and serial, plus the next serial per deck name (spec §4.8)."""
 
-    __slots__ = ("deck", "serial", "next_serial")
+    __slots__ = ("deck", "serial", "next_serial", "base")
 
-    def __init__(self, deck: list, serial: list, next_serial: dict):
+    def __init__(self, deck: list, serial: list, next_serial: dict, base: list = None):
         self.deck = deck
         self.serial = serial
         self.next_serial = next_serial
+        self.base = base if base is not None else []  # card id -> printed kind (before overrides)
 
     def copy(self) -> "CardMeta":
-        return CardMeta(list(self.deck), list(self.serial), dict(self.next_serial))
+        return CardMeta(list(self.deck), list(self.serial), dict(self.next_serial), list(self.base))
 
     def __eq__(self, other):
         return isinstance(other, CardMeta) and (self.deck, self.serial, self.next_serial) == (other.deck, other.serial, other.next_serial)
@@ -148,6 +162,7 @@ class State:
         "decisions", "steps", "max_decisions", "max_steps",
         "opts", "chooser", "records", "log", "rec",
         "error", "limit", "scores", "warnings",
+        "boards", "keys", "sampling", "sampler", "active",
     )
 
     def clone(self) -> "State":
@@ -185,12 +200,19 @@ class State:
         c.limit = self.limit
         c.scores = self.scores
         c.warnings = self.warnings
+        c.boards = self.boards
+        c.keys = self.keys
+        c.sampling = self.sampling
+        c.sampler = None
+        c.active = None
         return c
 
     def __getstate__(self):
         d = {k: getattr(self, k) for k in State.__slots__}
         d["rec"] = None
         d["log"] = None
+        d["sampler"] = None
+        d["active"] = None
         return d
 
     def __setstate__(self, d):
@@ -204,10 +226,11 @@ class State:
         while n and not piles[n - 1]:
             n -= 1
         m = len(vals)
-        while m and (vals[m - 1] == 0 or vals[m - 1] == "" or (isinstance(vals[m - 1], PointMap) and not vals[m - 1].awards)):
+        while m and (vals[m - 1] is None or vals[m - 1] == 0 or vals[m - 1] == ""
+                     or (isinstance(vals[m - 1], PointMap) and not vals[m - 1].awards)):
             m -= 1
         return (self.pc, self.status, piles[:n], self.where, vals[:m], self.pcyc, self.tcyc,
-                self.env, self.catt, self.cmeta.deck, self.cmeta.serial, self.decisions, self.steps,
+                self.env, self.catt, self.cmeta.deck, self.cmeta.serial, self.decisions, self.steps, self.boards,
                 self.rng.getstate() if self.rng is not None else None)
 
     def __eq__(self, other):

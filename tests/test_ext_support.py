@@ -1,0 +1,64 @@
+"""Helpers shared by the extension tests (tests/test_ext_*.py), and tests of the helpers themselves.
+
+`make_game` wraps setup clauses and program items into a complete game; `value_of`
+evaluates one expression in such a game (bound by a final `let` item, read back from
+the state's variable slots), so tests can check the exact value of a query: an int, a
+string, a bool, a tuple of cells, ...
+"""
+from __future__ import annotations
+
+from recycle.build import parse_game
+from recycle.compile import compile_game
+from recycle.printer import to_source
+
+DECK = "(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE)) (SUIT (S, H, D, C))))"
+
+
+def make_game(setup: str = "", items: str = "(do ((turn pass)))", players: int = 2, declares: str = "",
+              scoring: str = "(scoring max 0)", deck: str = DECK) -> str:
+    """A complete game text: declares, setup (players, extra clauses, a 36-card deck), items, scoring."""
+    return f"(game {declares}\n (setup (create players {players})\n  {setup}\n  {deck})\n {items}\n {scoring})"
+
+
+def load(text: str, params=None, check_round_trip: bool = True):
+    """Parse (checking parse(print(ast)) == ast) and compile a game text."""
+    g = parse_game(text)
+    if check_round_trip:
+        assert parse_game(to_source(g)) == g
+    return compile_game(g, params)
+
+
+def run(text: str, seed: int = 1, params=None):
+    """(program, state) after a new game advanced to its first decision or its end."""
+    prog = load(text, params)
+    return prog, prog.new_game(seed)
+
+
+def value_of(expr: str, setup: str = "", before: str = "", players: int = 2, declares: str = "", seed: int = 1):
+    """(program, state, value) of an expression evaluated after the `before` items (no decisions)."""
+    items = f"{before}\n (let {expr} 'OUT (do ((turn pass))))"
+    prog, st = run(make_game(setup, items, players, declares), seed)
+    assert st.status == 2, st.error.format() if st.error else st.status  # completed
+    return prog, st, st.env[prog.nslots - 1]
+
+
+def loc(prog, pid) -> tuple:
+    """A stored pile's key as (owner, kind, name, index), owner "table" / "p1" …"""
+    return tuple(prog.loc_json(pid))
+
+
+def idx(prog, coll) -> list:
+    """The location indices of a collection of stored piles (board cells)."""
+    return [prog.pile_key[pid][3] for pid in coll]
+
+
+def test_value_of_reads_the_let_value():
+    prog, st, v = value_of("(+ 2 3)")
+    assert v == 5
+    prog, st, v = value_of("(filter (range 1..9) 'X (> 'X 7))")
+    assert list(v) == [8, 9]
+
+
+def test_make_game_round_trips():
+    g = parse_game(make_game(items="(do ((set (game sto X) 1)))"))
+    assert parse_game(to_source(g)) == g

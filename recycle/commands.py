@@ -93,6 +93,10 @@ def register(sub) -> None:
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
 
+    from .players import human
+
+    human.register(sub)  # `recycle play`: one interactive game
+
 
 # ------------------------------------------------------------------ run
 

@@ -1,4 +1,13 @@
-"""Player kinds by name and lineup code (flow-and-analytics §0: `R` = uniform random)."""
+"""Player kinds by name and lineup code (flow-and-analytics §0: `R` = uniform random).
+
+| code | name | player | budget (`--ai-budget`) |
+|---|---|---|---|
+| R | random | uniform over the option list | — |
+| F | montecarlo | flat Monte Carlo over sampled worlds | playouts per option (default 20) |
+| M | mcts | single-observer IS-MCTS | iterations per decision (default 200) |
+| P | pimc | PIMC: UCT in sampled worlds, votes combined | iterations per decision (default 200) |
+| H | human | a person at the terminal | — |
+"""
 from __future__ import annotations
 
 from typing import Optional
@@ -6,8 +15,26 @@ from typing import Optional
 from .base import Player
 from .random_player import RandomPlayer
 
-KINDS: dict[str, type] = {"R": RandomPlayer}
-NAMES: dict[str, str] = {"random": "R"}
+
+def _lazy(module: str, cls: str):
+    def make(**kw):
+        from importlib import import_module
+
+        return getattr(import_module(f"recycle.players.{module}"), cls)(**kw)
+
+    return make
+
+
+KINDS: dict = {
+    "R": RandomPlayer,
+    "F": _lazy("montecarlo", "FlatMonteCarloPlayer"),
+    "M": _lazy("mcts", "ISMCTSPlayer"),
+    "P": _lazy("mcts", "PIMCPlayer"),
+    "H": _lazy("human", "HumanPlayer"),
+}
+NAMES: dict[str, str] = {"random": "R", "montecarlo": "F", "mcts": "M", "pimc": "P", "human": "H"}
+# Kinds that search and can report the estimates of flow-and-analytics §3.5.
+SEARCHING = frozenset({"F", "M", "P"})
 
 
 def code_of(word: str) -> Optional[str]:
@@ -18,8 +45,10 @@ def code_of(word: str) -> Optional[str]:
     return NAMES.get(w.lower())
 
 
-def make(code: str) -> Player:
-    """A fresh player object of that kind."""
+def make(code: str, budget: Optional[int] = None, record_estimates: bool = False) -> Player:
+    """A fresh player object of that kind; `budget` and `record_estimates` apply to searching kinds only."""
+    if code in SEARCHING:
+        return KINDS[code](budget=budget, record_estimates=record_estimates)
     return KINDS[code]()
 
 

@@ -1,0 +1,304 @@
+"""The flat Monte-Carlo player (lineup code `F`) and the search helpers the MCTS players share.
+
+Algorithm (one decision of seat p, b options, budget k):
+
+1. Key every real option as p may see it (`option_key`): card identities p cannot see are
+   masked, so the keys are the same in every world p cannot tell apart (§6.9, §17.5).
+2. Repeat k times: sample a world from p's information set (`sample_world`: the engine's
+   determinisation, §17.4, made a function of p's view alone), match the real options to
+   the world's rebuilt options by key (`match_options`), and for every option apply it to a
+   clone of that world and finish the game with uniform random moves (`playout`).  All
+   options of one round share the world (common random numbers).
+3. For each option: `value[o]` = mean final score of p (negated for `min` games),
+   `ranks[o][k]` = mean final competition rank of every seat k, and the mean reward of p
+   (its normalised rank with ties at their mean position: 1 first, 0 last, ½ for a tie of
+   two).  Pick the option with the highest mean reward, then the highest value, then the
+   lowest index.
+
+The player never reads a card p cannot see: worlds come from `sample_world`, which depends
+only on p's view (the unseen cards are sorted before the engine re-deals them), and the real
+state is used only through p's masked option keys.  A playout stops at the game's own limits
+or after `max_playout_decisions` more decisions, whichever comes first; a playout stopped at a
+limit counts with its provisional scores (its outcome is reported in `last_stats`, never a
+hang); one stopped by a run-time error counts as reward 0 for every seat and is left out of
+value and ranks.
+
+Forced decisions (one option) cost no search, unless estimates are being recorded
+(flow-and-analytics §3.5: "with recording on they also evaluate forced decisions"), in which
+case the one option gets k playouts.
+
+Budget: `playouts` per option (default 20; `--ai-budget` sets it).  Reproducible: all
+randomness comes from the seat's own stream (`Player.start`).
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional, Sequence
+
+from ..engine.algorithms import competition_ranks
+from ..engine.state import DONE, FGT, LIMIT, MEM, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
+from .base import Player
+
+DEFAULT_PLAYOUTS = 20
+# A playout stops after this many further decisions (the game's own limits still apply).
+MAX_PLAYOUT_DECISIONS = 1000
+
+
+# ---------------------------------------------------------------- worlds and option keys
+
+
+def sample_world(prog, st, seat: int, rng: random.Random):
+    """A state from `seat`'s information set, a function of its view and of `rng` only.
+
+    The engine's `determinize` re-deals the unseen cards from the order they lie in; sorting
+    them first (per position, by card id) makes the sample independent of where the hidden
+    cards really are, so two states `seat` cannot tell apart give the same world.
+    """
+    c = st.clone()
+    deck = c.cmeta.deck
+    positions: dict = {}
+    cards: dict = {}
+    sees, kinds = prog.sees, prog.pile_kind
+    for pid, pile in enumerate(c.piles):
+        if not pile or kinds[pid] == MEM or sees(seat, pid):
+            continue
+        for i, card in enumerate(pile):
+            dk = deck[card]
+            positions.setdefault(dk, []).append((pid, i))
+            cards.setdefault(dk, []).append(card)
+    for dk, pos in positions.items():
+        cs = sorted(cards[dk])
+        for (pid, i), card in zip(pos, cs):
+            c.piles[pid][i] = card
+            c.where[card] = pid
+    return prog.determinize(c, seat, rng)
+
+
+def option_key(prog, st, option, viewer: int) -> tuple:
+    """The option as `viewer` can tell it apart: its ops with every card `viewer` cannot see in `st` masked,
+    and shuffle permutations left out (they come from the hidden game stream)."""
+    where, sees = st.where, prog.sees
+    out = []
+    for op in option.ops:
+        code = op[0]
+        if code == MV:
+            c = op[1]
+            out.append((MV, c if sees(viewer, where[c]) else -1) + op[2:])
+        elif code == SHF:
+            out.append((SHF, op[1]))
+        elif code == SET:
+            v = op[3]
+            try:
+                hash(v)
+            except TypeError:
+                v = repr(v)
+            out.append((SET, op[1], v))
+        elif code == REM or code == FGT:
+            c = op[1]
+            out.append((code, c if sees(viewer, where[c]) else -1) + op[2:])
+        elif code == SWC:
+            ca, cb = op[1], op[4]
+            out.append((SWC, ca if sees(viewer, where[ca]) else -1, op[2], op[3],
+                        cb if sees(viewer, where[cb]) else -1, op[5], op[6]))
+        elif code == OVR:
+            c = op[1]
+            out.append((OVR, c if sees(viewer, where[c]) else -1, op[3]))
+        elif code == VDEL:
+            continue
+        else:
+            out.append(op)
+    return tuple(out)
+
+
+def option_keys(prog, st, viewer: int) -> list:
+    """The keys of every option of the pending decision, in order."""
+    return [option_key(prog, st, o, viewer) for o in st.opts]
+
+
+def match_options(real_keys: Sequence[tuple], world_keys: Sequence[tuple]) -> list:
+    """For each real option, the index of the same option in a sampled world (or None).
+
+    Equal keys are matched in order (an option listed twice is two options, §16.2).  An
+    option whose key is missing falls back on the same index when the world has as many
+    options (its description then depends on hidden cards); otherwise it is unavailable.
+    """
+    if len(real_keys) == len(world_keys) and all(a == b for a, b in zip(real_keys, world_keys)):
+        return list(range(len(real_keys)))
+    slots: dict = {}
+    for j, k in enumerate(world_keys):
+        slots.setdefault(k, []).append(j)
+    pos: dict = {}
+    out = []
+    same_len = len(real_keys) == len(world_keys)
+    for i, k in enumerate(real_keys):
+        js = slots.get(k)
+        n = pos.get(k, 0)
+        if js is not None and n < len(js):
+            out.append(js[n])
+            pos[k] = n + 1
+        else:
+            out.append(i if same_len else None)
+    return out
+
+
+# ---------------------------------------------------------------- playouts and outcomes
+
+
+def playout(prog, s, rng: random.Random, max_decisions: int = MAX_PLAYOUT_DECISIONS) -> None:
+    """Finish the game in `s` (a clone) with uniform random choices drawn from `rng`."""
+    if s.decisions + max_decisions < s.max_decisions:
+        s.max_decisions = s.decisions + max_decisions
+    apply, randrange = prog.apply, rng.randrange
+    while s.status == WAITING:
+        apply(s, randrange(len(s.opts)))
+
+
+def outcome(prog, s) -> Optional[tuple]:
+    """(scores, competition ranks, rewards) of a finished or limited state; None after a run-time error.
+
+    The reward of a seat is its normalised position with ties at their mean position:
+    (n - position) / (n - 1), 1 for n = 1.
+    """
+    if s.status == DONE or (s.status == LIMIT and s.scores is not None):
+        scores = s.scores
+        ranks, _ = competition_ranks(scores, prog.direction, s.keys)
+        n = len(ranks)
+        if n == 1:
+            return scores, ranks, [1.0]
+        tie = {}
+        for r in ranks:
+            tie[r] = tie.get(r, 0) + 1
+        d = n - 1
+        rewards = [(n - (r + (tie[r] - 1) / 2)) / d for r in ranks]
+        return scores, ranks, rewards
+    return None
+
+
+class OptionStats:
+    """Running sums for one option: reward of the decider, its score (higher is better) and every seat's rank."""
+
+    __slots__ = ("n", "reward", "scored", "value", "ranks")
+
+    def __init__(self, seats: int):
+        self.n = 0  # playouts (errors included)
+        self.reward = 0.0
+        self.scored = 0  # playouts with scores
+        self.value = 0.0
+        self.ranks = [0.0] * seats
+
+    def add(self, out, decider: int, sign: int) -> None:
+        self.n += 1
+        if out is None:
+            return
+        scores, ranks, rewards = out
+        self.reward += rewards[decider]
+        self.scored += 1
+        self.value += sign * scores[decider]
+        rs = self.ranks
+        for k, r in enumerate(ranks):
+            rs[k] += r
+
+    def mean_reward(self) -> float:
+        return self.reward / self.n if self.n else 0.0
+
+    def mean_value(self) -> Optional[float]:
+        return self.value / self.scored if self.scored else None
+
+    def mean_ranks(self) -> Optional[list]:
+        return [r / self.scored for r in self.ranks] if self.scored else None
+
+
+def estimate_record(st, seat: int, chosen: int, stats: Sequence[OptionStats], n_seats: int, **extra) -> dict:
+    """The §3.5 estimate of one decision: value[o] and ranks[o][k] for every option (options without a
+    scored simulation get the mean over the others, or the middle rank when there is none)."""
+    values = [s.mean_value() for s in stats]
+    ranks = [s.mean_ranks() for s in stats]
+    known_v = [v for v in values if v is not None]
+    known_r = [r for r in ranks if r is not None]
+    fill_v = sum(known_v) / len(known_v) if known_v else 0.0
+    fill_r = ([sum(r[k] for r in known_r) / len(known_r) for k in range(n_seats)] if known_r
+              else [(1 + n_seats) / 2] * n_seats)
+    return {"decision": st.decisions + 1, "decider": seat, "options": len(stats), "chosen": chosen,
+            "value": [fill_v if v is None else v for v in values],
+            "ranks": [list(fill_r) if r is None else r for r in ranks],
+            "samples": [s.n for s in stats], **extra}
+
+
+class SearchPlayer(Player):
+    """Common ground of the searching players: a budget, estimate recording, counters."""
+
+    code = "?"
+    atomic_sampling = False  # searching players enumerate atomic blocks (E4)
+
+    def __init__(self, budget: Optional[int] = None, record_estimates: bool = False,
+                 max_playout_decisions: int = MAX_PLAYOUT_DECISIONS):
+        super().__init__()
+        self.budget = budget if budget is not None else self.default_budget
+        if self.budget < 1:
+            raise ValueError("the AI budget must be at least 1")
+        self.record_estimates = record_estimates
+        self.max_playout_decisions = max_playout_decisions
+        self.estimates: list = []
+        self.searched = 0  # decisions searched
+        self.simulations = 0  # playouts run (in total)
+        self.limited = 0  # playouts that stopped at a limit
+        self.errors = 0  # playouts that stopped on a run-time error
+
+    default_budget = 1
+
+    def start(self, prog, seat: int, seed: int) -> None:
+        super().start(prog, seat, seed)
+        self.estimates = []
+
+    def _count(self, s, out) -> None:
+        self.simulations += 1
+        if out is None:
+            self.errors += 1
+        elif s.status == LIMIT:
+            self.limited += 1
+
+
+# ---------------------------------------------------------------- flat Monte Carlo
+
+
+class FlatMonteCarloPlayer(SearchPlayer):
+    """Flat Monte Carlo over sampled worlds: `budget` random playouts per option (see the module docstring)."""
+
+    code = "F"
+    default_budget = DEFAULT_PLAYOUTS
+
+    def choose(self, prog, st) -> int:
+        b = len(st.opts)
+        if b == 1 and not self.record_estimates:
+            return 0
+        stats = self.evaluate(prog, st, self.budget)
+        best = max(range(b), key=lambda i: (stats[i].mean_reward(),
+                                            stats[i].mean_value() if stats[i].scored else float("-inf"), -i))
+        if self.record_estimates:
+            self.estimates.append(estimate_record(st, st.chooser, best, stats, prog.n_players, player="F"))
+        return best
+
+    def evaluate(self, prog, st, k: int) -> list:
+        """k rounds: one sampled world per round, one random playout per option in it; the OptionStats per option."""
+        seat = st.chooser
+        n = prog.n_players
+        sign = -1 if prog.direction == "min" else 1
+        real = option_keys(prog, st, seat)
+        stats = [OptionStats(n) for _ in real]
+        rng, limit = self.rng, self.max_playout_decisions
+        self.searched += 1
+        for _ in range(k):
+            w = sample_world(prog, st, seat, rng)
+            if w.status != WAITING or w.chooser != seat:
+                continue  # the sampled world cannot take this decision (e.g. no option there)
+            idx = match_options(real, option_keys(prog, w, seat))
+            for i, j in enumerate(idx):
+                if j is None:
+                    continue
+                s = w.clone()
+                prog.apply(s, j)
+                playout(prog, s, rng, limit)
+                out = outcome(prog, s)
+                self._count(s, out)
+                stats[i].add(out, seat, sign)
+        return stats

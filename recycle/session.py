@@ -332,6 +332,8 @@ def render_text(lines: list[dict], cards: Optional[dict] = None) -> str:
             v = ev["value"]
             if isinstance(v, list):
                 v = f"point map of {len(v)} awards"
+            elif v is None:
+                v = "(no player)"  # a cleared `ply` cell
             out.append(f"set     {ev['owner']} {ev['store']} {ev['key']} = {v}")
         elif t == "decision":
             kind = f" ({ev['kind']})" if ev.get("kind") else ""

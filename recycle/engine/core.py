@@ -111,19 +111,12 @@ def p_forget(st: State, m: int, i: int) -> None:
 
 
 def p_swap_piles(st: State, a: int, b: int) -> None:
-    piles = st.piles
-    pa, pb = piles[a], piles[b]
-    if a != b:
-        piles[a], piles[b] = pb, pa
-        where = st.where
-        for c in pa:
-            where[c] = b
-        for c in pb:
-            where[c] = a
     if st.log is not None:
         st.log.append((SWP, a, b))
-    if st.rec is not None and a != b:
-        st.rec.swap(st, a, b, pa, pb)
+    if a != b:
+        pa, pb = _exchange(st, a, b)
+        if st.rec is not None:
+            st.rec.swap(st, a, b, pa, pb)
 
 
 def p_swap_cards(st: State, ca: int, pa: int, ia: int, cb: int, pb: int, ib: int) -> None:
@@ -220,17 +213,23 @@ def _u_fgt(st, op):
     st.piles[op[2]].insert(op[3], op[1])
 
 
+def _exchange(st, a, b):
+    """Exchange the contents of piles a and b (a swap is its own inverse); returns the old lists."""
+    piles = st.piles
+    pa, pb = piles[a], piles[b]
+    piles[a], piles[b] = pb, pa
+    where = st.where
+    for c in pa:
+        where[c] = b
+    for c in pb:
+        where[c] = a
+    return pa, pb
+
+
 def _u_swp(st, op):
     _, a, b = op
     if a != b:
-        piles = st.piles
-        pa, pb = piles[a], piles[b]
-        piles[a], piles[b] = pb, pa
-        where = st.where
-        for c in pa:
-            where[c] = b
-        for c in pb:
-            where[c] = a
+        _exchange(st, a, b)
 
 
 def _u_swc(st, op):
@@ -318,14 +317,7 @@ def _r_fgt(st, op):
 def _r_swp(st, op):
     _, a, b = op
     if a != b:
-        piles = st.piles
-        pa, pb = piles[a], piles[b]
-        piles[a], piles[b] = pb, pa
-        where = st.where
-        for c in pa:
-            where[c] = b
-        for c in pb:
-            where[c] = a
+        pa, pb = _exchange(st, a, b)
         if st.rec is not None:
             st.rec.swap(st, a, b, pa, pb)
 

@@ -70,13 +70,16 @@ def info(name: str, path: Path) -> GameInfo:
             break
     players = parameters = ""
     for l in lines:
+        # Only lines that begin with the label count: rule text may say "player: …" too.
         m = re.match(r"(?i)parameters?:\s*(.*)", l)
         if m and not parameters:
             parameters = m.group(1)
-        m = re.search(r"(?i)players?:\s*([0-9][0-9 –\-,or]*)", l)
+        m = re.match(r"(?i)players?:\s*([0-9][^.;]*)", l)
         if m and not players:
             players = m.group(1).strip(" .")
-    for part in re.split(r"\.\s+", parameters):
-        if part.lower().startswith("players"):
-            parameters = parameters.replace(part, "").strip(" .")
+    # A one-line "Parameters: none. Players: 2." carries the players too.
+    m = re.search(r"(?i)(?:^|\.\s+)players?:\s*([0-9][^.;]*)", parameters)
+    if m:
+        players = players or m.group(1).strip(" .")
+        parameters = parameters[: m.start()].strip(" .")
     return GameInfo(name, path, title, desc, players, parameters.rstrip(".") or "none")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .engine.core import p_move
+from .engine.core import p_move, p_rekind, p_set
 from .engine.state import KIND_WORDS, RUNNING
 
 KIND_CODE = {w: i for i, w in enumerate(KIND_WORDS)}
@@ -86,6 +86,40 @@ class Scenario:
             if self.st.where[c] != pid:
                 a = self.st.where[c]
                 p_move(self.st, c, a, self.st.piles[a].index(c), pid, -1)
+
+    def owner(self, owner):
+        """A storage owner: "game", a player number, ("team", t), ("card", c) or a location tuple
+        (owner, kind, name[, index]) such as (0, "vloc", "GRID", 7) or ("game", "vloc", "GRID", 7)."""
+        if owner == "game":
+            return 0
+        if isinstance(owner, int):
+            return 1 + owner
+        if owner[0] == "team":
+            return 1 + self.prog.n_players + owner[1]
+        if owner[0] == "card":
+            return ("C", owner[1])
+        return ("L", self.pile(*owner))
+
+    def set(self, owner, kind: str, name: str, value) -> None:
+        """Set a storage cell (`sto`, `str`, `ply`; a player for `ply` as its number, None for no
+        player). A card's `str` cell named like one of its attributes overrides it, as in the game."""
+        st, prog = self.st, self.prog
+        code = self.owner(owner)
+        p_set(st, prog.slot_id(st, code, kind, name), value)
+        if kind == "str" and isinstance(code, tuple) and code[0] == "C":
+            c = code[1]
+            printed = prog.kinds[st.cmeta.base[c]]
+            if name in printed:
+                att = dict(printed)
+                for a in printed:
+                    sl = prog.slot_ids.get((code, "str", a))
+                    if sl is not None and sl < len(st.vals) and st.vals[sl] != "":
+                        att[a] = st.vals[sl]
+                p_rekind(st, c, prog.kind_id(att), prog.kinds)
+
+    def get(self, owner, kind: str, name: str):
+        """The value of a storage cell (its default when it was never set)."""
+        return self.st.vals[self.prog.slot_id(self.st, self.owner(owner), kind, name)]
 
     # ------------------------------------------------------------ judging
 

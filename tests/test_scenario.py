@@ -48,3 +48,26 @@ def test_clear_puts_every_card_back():
     sc.place(before[0], 0, "iloc", "HAND")
     sc.clear()
     assert sorted(sc.contents("game", "iloc", "STOCK")) == sorted(before)
+
+
+def test_storage_can_be_set_on_every_kind_of_owner():
+    sc = Scenario.open(GAME)
+    sc.set("game", "sto", "RUNS", 3)
+    sc.set(1, "str", "LAYOFF", "OPEN")
+    sc.set(("game", "vloc", "DISCARD"), "sto", "MARK", 2)
+    assert sc.get("game", "sto", "RUNS") == 3
+    assert sc.get(1, "str", "LAYOFF") == "OPEN"
+    assert sc.get(("game", "vloc", "DISCARD"), "sto", "MARK") == 2
+    assert sc.get(0, "str", "LAYOFF") == ""  # never set: the default
+
+
+def test_a_card_str_cell_named_like_an_attribute_overrides_it():
+    sc = Scenario.open(GAME)
+    sc.run()
+    for p in (0, 1):
+        sc.move_all(p, "iloc", "HAND")
+    five = sc.card(RANK="FIVE", SUIT="HEARTS")
+    sc.place(five, 0, "iloc", "HAND")
+    assert sc.scores()[0] == 5
+    sc.set(("card", five), "str", "RANK", "K")  # the card now reads as a king: 10 points
+    assert sc.scores()[0] == 10

@@ -9,6 +9,12 @@ folder, the tidy CSVs of `recycle run`, the statistics of §3 (summary.json,
 branching_by_index.csv, seats.csv), the heuristics an all-random batch gives
 (§4), the flow diagrams of run 0 and of the whole batch, and the plots (§3.7).
 
+`recycle stats GAME --heuristics [--ai F|M|P] [--ai-budget N]` plays the three batches of
+§3.1 (all random into DIR/random/, the AI against random players rotated into
+DIR/ai-vs-random/, all AI into DIR/ai/; -n defaults to 20 per batch there, the AI budget to
+the player's own default), writes lead.csv and spread.csv in the AI batches (§3.5, §3.6), and
+heuristics.json, heuristics.csv and evaluation.json in DIR with every §4 heuristic computed.
+
 Both reuse the batch machinery of `recycle run` (commands.open_batch,
 play_batch, batch.write_core_files): run i of either command with seed S is
 the same game, so `flow --seed S` draws run 0 of `stats --seed S`.
@@ -150,6 +156,23 @@ def register(sub) -> None:
                    help="bootstrap resamples for the 95%% intervals (default 1000)")
     s.add_argument("--declared", type=_declared, metavar="CATS",
                    help="declared information categories, e.g. Hidden,Private,Taken")
+    s.add_argument("--rotate", action="store_true",
+                   help="shift the lineup one seat per run (run i gives seat s the kind of lineup[(s - i) mod n]), "
+                        "to cancel seat advantage when kinds are compared")
+    s.add_argument("--heuristics", action="store_true",
+                   help="play three batches into DIR/random/, DIR/ai-vs-random/ (one AI against random players, "
+                        "rotated) and DIR/ai/ (all AI), and write the game-quality heuristics (heuristics.json, "
+                        "heuristics.csv, evaluation.json) computed from them; -n defaults to "
+                        f"{HEURISTIC_GAMES} here (each batch)")
+    s.add_argument("--ai", metavar="KIND",
+                   help="the AI of --heuristics: F (flat Monte Carlo, default), M (IS-MCTS) or P (PIMC)")
+    s.add_argument("--ai-budget", type=_positive, metavar="N",
+                   help="budget of the searching players: playouts per option for F (default 10), iterations per "
+                        "decision for M and P (default 200)")
+    for action in s._actions:
+        if action.dest == "n":  # 100, or HEURISTIC_GAMES with --heuristics
+            action.default = None
+            action.help = f"number of games (default 100; {HEURISTIC_GAMES} per batch with --heuristics)"
     s.set_defaults(func=cmd_stats)
 
 
@@ -366,71 +389,134 @@ STATS_FILES = ["games.csv", "decisions.csv", "results.csv", "summary.json", "bra
 
 
 def cmd_stats(args) -> int:
-    from . import __version__, analytics
-    from .batch import BatchSpec, run_batch, write_core_files
-    from .commands import open_batch, play_batch
-    from .visualize import plots
+    from . import analytics
+
+    if args.n is None:
+        args.n = HEURISTIC_GAMES if args.heuristics else 100
+    if args.heuristics:
+        return _cmd_stats_heuristics(args)
+    if args.ai is not None:
+        raise UsageError("--ai chooses the AI of --heuristics; to put AI players in one batch use --players, "
+                         "e.g. --players MRRR")
 
     user_level = args.transcripts
     wanted_out = args.out
     args.out = Path(".")  # so that open_batch keeps the transcript level; the folder is decided below
     args.transcripts = "full" if args.n <= FLOW_GAMES else user_level
-    sess, spec = open_batch(args)
+    sess, spec = open_batch_ai(args)
     args.out = wanted_out
     out = _default_out(args, "stats", sess.name)
-    lineup = "".join(spec.lineup)
-    all_random = all(c == "R" for c in spec.lineup)
     if not args.json:
         print(f"{sess.name}: {args.n} games, seed {spec.seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
-              + f", players {' '.join(spec.lineup)}" + (f", {args.jobs} jobs" if args.jobs > 1 else ""),
+              + f", players {' '.join(spec.lineup)}" + (" rotated" if spec.rotate else "")
+              + (f", {args.jobs} jobs" if args.jobs > 1 else ""),
               file=sys.stderr)
+    _note_replaced(out, STATS_FILES + ["lead.csv", "spread.csv"] + _flow_names("flow", args.flow_formats)
+                   + _flow_names("flow-aggregate", args.flow_formats)
+                   + [f"{p}.{f}" for p in _plot_names() for f in args.plot_formats])
+    b = _stats_batch(args, sess, spec, out, user_level, flow=True, random_heuristics=True)
+    doc, stats, info, heur, files, timing = b["doc"], b["stats"], b["info"], b["heur"], b["files"], b["timing"]
+
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    print(analytics.format_summary(stats, None))
+    if info is not None:
+        print(_categories_line(info).replace("information:", "Information:", 1)
+              + (f" (from {b['flow_runs']} games)" if b["flow_runs"] > 1 else ""))
+    if heur is not None:
+        fair = next(e for e in heur["heuristics"] if e["name"] == "Fairness")
+        if fair["value"] is not None:
+            print(f"Fairness {fair['value']:.3f}; AI heuristics not applicable in a plain batch "
+                  "(they need a searching player: recycle stats --heuristics); see heuristics.json")
+    t = timing
+    if t.get("games_per_second"):
+        print(f"Time: {t['wall_seconds']:.2f} s ({t['games_per_second']:.1f} games/s)")
+    print(f"wrote {len(files) + 1} files into {out}/ (summary.json, CSVs, flow, plots"
+          + (", transcripts/" if any(f.startswith("transcripts/") for f in files) else "") + ")")
+    return 0
+
+
+def _plot_names():
+    from .visualize import plots
+
+    return plots.PLOTS
+
+
+def open_batch_ai(args):
+    """commands.open_batch plus this command's AI settings: rotation, AI budget, estimates of searching players."""
+    import attrs
+
+    from .commands import open_batch
+    from .players import registry
+
+    sess, spec = open_batch(args)
+    searching = any(c in registry.SEARCHING for c in spec.lineup)
+    spec = attrs.evolve(spec, rotate=bool(getattr(args, "rotate", False)),
+                        ai_budget=getattr(args, "ai_budget", None), estimates=searching)
+    return sess, spec
+
+
+def _stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, random_heuristics: bool,
+                 label: str | None = None) -> dict:
+    """Play one batch and write its files into `out` (the body of `recycle stats`): core CSVs, summary.json,
+    branching_by_index.csv, seats.csv, lead.csv and spread.csv when the batch has estimates, heuristics files
+    of an all-random batch (`random_heuristics`), the flow diagrams (`flow`) and the plots."""
+    from . import __version__, analytics
+    from .batch import run_batch, write_core_files
+    from .commands import play_batch
+    from .visualize import plots
+
+    lineup = "".join(spec.lineup)
+    all_random = all(c == "R" for c in spec.lineup)
 
     # play: the batch itself (progress bar, --jobs) ...
-    records, elapsed = play_batch(sess, spec, argparse.Namespace(**{**vars(args), "out": None}))
+    bargs = argparse.Namespace(**{**vars(args), "out": None})
+    records, elapsed = play_batch(_Labelled(sess, label), spec, bargs)
     # ... and the full events the flow diagrams need (the batch's own when it was played at `full`)
-    if spec.transcript_level == "full":
-        flow_records = records
-    else:
-        full = BatchSpec(spec.game_path, spec.params, spec.lineup, spec.seed, spec.max_decisions,
-                         spec.max_idle_steps, "full")
-        flow_records = run_batch(full, min(args.n, FLOW_GAMES), args.jobs)
-        if not args.json:
-            print(f"note: flow-aggregate and the information categories use the first {len(flow_records)} "
-                  f"of {args.n} games", file=sys.stderr)
-
-    fb_all = _new_flow(sess, spec)
-    for rec in flow_records:
-        if rec.end_reason != "error":
-            fb_all.add_run(_events(rec), seed=rec.game_seed)
-    run0 = flow_records[0] if flow_records else None
-    run0_full = list(run0.transcript) if run0 is not None else None
-    # transcripts as the user asked; run 0, drawn in flow.*, is always kept at `full`
-    for rec in records:
-        rec.transcript = _reduce_transcript(rec.transcript, user_level) if rec.transcript else None
-    if records:
-        records[0].transcript = run0_full
-    del flow_records
+    fb_all, run0, run0_full = None, None, None
+    if flow:
+        if spec.transcript_level == "full":
+            flow_records = records
+        else:
+            full = attrs_evolve(spec, transcript_level="full")
+            flow_records = run_batch(full, min(args.n, FLOW_GAMES), args.jobs)
+            if not args.json:
+                print(f"note: flow-aggregate and the information categories use the first {len(flow_records)} "
+                      f"of {args.n} games", file=sys.stderr)
+        fb_all = _new_flow(sess, spec)
+        for rec in flow_records:
+            if rec.end_reason != "error":
+                fb_all.add_run(_events(rec), seed=rec.game_seed)
+        run0 = flow_records[0] if flow_records else None
+        run0_full = list(run0.transcript) if run0 is not None else None
+        # transcripts as the user asked; run 0, drawn in flow.*, is always kept at `full`
+        for rec in records:
+            rec.transcript = _reduce_transcript(rec.transcript, user_level) if rec.transcript else None
+        if records:
+            records[0].transcript = run0_full
+        del flow_records
 
     teams = [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
     stats = analytics.analyze(records, game=sess.name, direction=sess.prog.direction, players=sess.n_players,
-                              seed=spec.seed, lineup=lineup, teams=teams, include_limited=args.include_limited,
-                              bootstrap=args.bootstrap)
-    info = fb_all.information(declared=args.declared) if fb_all.runs else None
+                              seed=spec.seed, lineup=lineup, rotate=spec.rotate, teams=teams,
+                              include_limited=args.include_limited, bootstrap=args.bootstrap)
+    info = fb_all.information(declared=args.declared) if fb_all is not None and fb_all.runs else None
     params = {"declares": spec.params, "games": args.n, "max_decisions": spec.max_decisions,
               "max_idle_steps": spec.max_idle_steps, "include_limited": args.include_limited,
               "bootstrap": args.bootstrap, "transcripts": user_level, "plot_formats": list(args.plot_formats),
-              "flow_formats": list(args.flow_formats), "flow_games": fb_all.runs}
+              "flow_formats": list(args.flow_formats), "flow_games": fb_all.runs if fb_all is not None else 0}
+    if spec.rotate or spec.ai_budget is not None or spec.estimates:
+        params["ai_budget"] = spec.ai_budget
     timing = {**analytics.timing_stats(records, elapsed), "jobs": args.jobs}
 
     def document(files):
         return analytics.summary_document(stats, game_sha256=sess.sha256, players=sess.n_players, lineup=lineup,
-                                          rotate=False, seed=spec.seed, interpreter=__version__, params=params,
-                                          information=info, timing=timing, files=files)
+                                          rotate=spec.rotate, seed=spec.seed, interpreter=__version__,
+                                          params=params, information=info, timing=timing, files=files)
 
-    _note_replaced(out, STATS_FILES + _flow_names("flow", args.flow_formats)
-                   + _flow_names("flow-aggregate", args.flow_formats)
-                   + [f"{p}.{f}" for p in plots.PLOTS for f in args.plot_formats])
+    heur = None
     try:
         files = list(write_core_files(out, sess.name, records, sess.prog.direction, document([])))
         files.remove("summary.json")
@@ -438,25 +524,28 @@ def cmd_stats(args) -> int:
                                       analytics.branching_by_index(records))
         analytics.write_seats_csv(out / "seats.csv", sess.name, sess.n_players, lineup, stats)
         files += ["branching_by_index.csv", "seats.csv"]
-        heur = None
-        if all_random:
+        if spec.estimates:
+            files += analytics.write_estimate_csvs(out, sess.name, sess.n_players, records)
+        if random_heuristics and all_random:
             heur = analytics.heuristics(records, players=sess.n_players, seed=spec.seed,
                                         has_shuffle_and_choice=_has_shuffle_and_choice(sess.prog.game),
                                         include_limited=args.include_limited, bootstrap=args.bootstrap)
             heur["note"] = ("from the all-random batch; MeaningfulMoves, Drama, Decisiveness, Coolness, Security, "
-                            "Clarity, Stability and Order are not_applicable until a searching (AI) player exists")
+                            "Clarity, Stability and Order are not_applicable here: they need a searching player's "
+                            "estimates (recycle stats --heuristics)")
             files += analytics.write_heuristics(out, heur, game=sess.name, players=sess.n_players)
-        else:
-            print("note: heuristics skipped: they are computed from an all-random batch", file=sys.stderr)
+        elif random_heuristics and not args.json:
+            print("note: heuristics skipped: they are computed from an all-random batch "
+                  "(or with --heuristics)", file=sys.stderr)
         flow_files = []
-        if run0 is not None and run0.end_reason != "error":
+        if flow and run0 is not None and run0.end_reason != "error":
             fb0 = _new_flow(sess, spec)
             fb0.add_run((json.loads(l) for l in run0_full), seed=run0.game_seed)
             flow_files += _write_flow(fb0, out / "flow", args.flow_formats)
-        elif run0 is not None:
+        elif flow and run0 is not None:
             print(f"note: flow.* not drawn: run 0 ended with an error ({_first_error_text([run0])})",
                   file=sys.stderr)
-        if fb_all.runs:
+        if fb_all is not None and fb_all.runs:
             # without Graphviz the notice is printed once (by the first diagram), not once per diagram
             formats = args.flow_formats if (shutil.which("dot") or not flow_files) else ()
             flow_files += _write_flow(fb_all, out / "flow-aggregate", formats)
@@ -469,22 +558,134 @@ def cmd_stats(args) -> int:
         (out / "summary.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     except OSError as e:
         raise RecycleError(f"error: cannot write into {out}: {e}") from None
+    return {"records": records, "stats": stats, "info": info, "heur": heur, "files": files, "doc": doc,
+            "timing": timing, "elapsed": elapsed, "flow_runs": fb_all.runs if fb_all is not None else 0}
 
+
+def attrs_evolve(spec, **changes):
+    import attrs
+
+    return attrs.evolve(spec, **changes)
+
+
+class _Labelled:
+    """A session seen by the progress bar under another name (the batch of --heuristics being played)."""
+
+    def __init__(self, sess, label):
+        self._sess, self._label = sess, label
+
+    def __getattr__(self, name):
+        if name == "name" and self._label:
+            return self._label
+        return getattr(self._sess, name)
+
+
+# ------------------------------------------------------------------ stats --heuristics (§3.1, §4)
+
+HEURISTIC_GAMES = 20  # default -n with --heuristics: three batches, two of them with AI players
+HEURISTIC_BATCHES = (("random", "R"), ("ai-vs-random", "A"), ("ai", "M"))
+
+
+def _cmd_stats_heuristics(args) -> int:
+    """Three batches (all random; one AI against random players, rotated; all AI), then the §4 heuristics."""
+    import time
+
+    from . import __version__, analytics
+    from .players import registry
+
+    if args.players:
+        raise UsageError("--heuristics plays its own lineups (all random; the AI against random players, rotated; "
+                         "all AI): leave out --players, and choose the AI with --ai")
+    if getattr(args, "rotate", False):
+        raise UsageError("--heuristics rotates its AI-vs-random batch itself: leave out --rotate")
+    ai = registry.code_of(args.ai or "F")
+    if ai not in registry.SEARCHING:
+        raise UsageError(f"--ai {args.ai}: the AI must be a searching player that reports estimates "
+                         f"(F montecarlo, M mcts, P pimc)")
+    user_level = args.transcripts
+    wanted_out = args.out
+    args.out = Path(".")
+    args.transcripts = "full" if args.n <= FLOW_GAMES else user_level
+    sess, spec_r = open_batch_ai(args)
+    args.out = wanted_out
+    out = _default_out(args, "stats", sess.name)
+    n = sess.n_players
+    budget = args.ai_budget if args.ai_budget is not None else registry.make(ai).budget
+    lineups = {"R": ["R"] * n, "A": [ai] + ["R"] * (n - 1), "M": [ai] * n}
+    if not args.json:
+        print(f"{sess.name}: --heuristics, 3 batches of {args.n} games, seed {spec_r.seed}"
+              + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
+              + f", AI {ai} with budget {budget}" + (f", {args.jobs} jobs" if args.jobs > 1 else ""),
+              file=sys.stderr)
+    _note_replaced(out, ["heuristics.json", "heuristics.csv", "evaluation.json"])
+    t0 = time.perf_counter()
+    results = {}
+    for sub, letter in HEURISTIC_BATCHES:
+        lu = lineups[letter]
+        if letter == "R":
+            spec = attrs_evolve(spec_r, lineup=tuple(lu))
+        else:
+            spec = attrs_evolve(spec_r, lineup=tuple(lu), rotate=letter == "A", ai_budget=args.ai_budget,
+                                estimates=True, transcript_level=user_level)
+        if not args.json:
+            print(f"batch {sub}: players {' '.join(lu)}" + (" rotated" if spec.rotate else ""), file=sys.stderr)
+        _note_replaced(out / sub, STATS_FILES + ["lead.csv", "spread.csv"]
+                       + [f"{p}.{f}" for p in _plot_names() for f in args.plot_formats])
+        results[letter] = _stats_batch(args, sess, spec, out / sub, user_level, flow=letter == "R",
+                                       random_heuristics=False, label=f"{sess.name} {sub}")
+    heur = analytics.heuristics(results["R"]["records"], players=n, seed=spec_r.seed,
+                                has_shuffle_and_choice=_has_shuffle_and_choice(sess.prog.game),
+                                include_limited=args.include_limited, bootstrap=args.bootstrap,
+                                ai_records=results["M"]["records"], vs_records=results["A"]["records"], ai_code=ai)
+    heur["ai"] = {"kind": ai, "budget": budget}
+    heur["batches"] = {letter: {"dir": sub, "lineup": "".join(lineups[letter]), "rotate": letter == "A"}
+                       for sub, letter in HEURISTIC_BATCHES}
+    names = {"R": "".join(lineups["R"]), "A": "".join(lineups["A"]) + " rotated", "M": "".join(lineups["M"])}
+    try:
+        files = analytics.write_heuristics(out, heur, game=sess.name, players=n, lineups=names)
+        evaluation = _evaluation(sess, spec_r, args, ai, budget, heur, results, lineups, __version__,
+                                 time.perf_counter() - t0)
+        (out / "evaluation.json").write_text(json.dumps(evaluation, indent=2) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise RecycleError(f"error: cannot write into {out}: {e}") from None
+    files.append("evaluation.json")
     if args.json:
-        print(json.dumps(doc, indent=2))
+        print(json.dumps(evaluation, indent=2))
         return 0
-    print(analytics.format_summary(stats, None))
+    for sub, letter in HEURISTIC_BATCHES:
+        print(f"== {sub} ({names[letter]}) ==")
+        print(analytics.format_summary(results[letter]["stats"], None))
+    info = results["R"]["info"]
     if info is not None:
-        print(_categories_line(info).replace("information:", "Information:", 1)
-              + (f" (from {fb_all.runs} games)" if fb_all.runs > 1 else ""))
-    if heur is not None:
-        fair = next(e for e in heur["heuristics"] if e["name"] == "Fairness")
-        if fair["value"] is not None:
-            print(f"Fairness {fair['value']:.3f}; AI heuristics not applicable yet (no searching player); "
-                  "see heuristics.json")
-    t = timing
-    if t.get("games_per_second"):
-        print(f"Time: {t['wall_seconds']:.2f} s ({t['games_per_second']:.1f} games/s)")
-    print(f"wrote {len(files) + 1} files into {out}/ (summary.json, CSVs, flow, plots"
-          + (", transcripts/" if any(f.startswith("transcripts/") for f in files) else "") + ")")
+        print(_categories_line(info).replace("information:", "Information:", 1))
+    print(f"== heuristics ({ai}, budget {budget}) ==")
+    print(analytics.format_heuristics(heur))
+    print(f"Time: {evaluation['timing']['wall_seconds']:.2f} s")
+    print(f"wrote {out}/heuristics.json, heuristics.csv, evaluation.json and the batches in "
+          + ", ".join(f"{sub}/" for sub, _ in HEURISTIC_BATCHES))
     return 0
+
+
+def _evaluation(sess, spec, args, ai, budget, heur, results, lineups, version, wall) -> dict:
+    """evaluation.json: the game, the AI, the three batches (where, lineup, runs, win rates by kind) and §4."""
+    batches = {}
+    for sub, letter in HEURISTIC_BATCHES:
+        r = results[letter]
+        st = r["stats"]
+        batches[sub] = {"batch": letter, "dir": sub, "lineup": "".join(lineups[letter]), "rotate": letter == "A",
+                        "runs": st["runs"], "seats": [{"seat": s["seat"], "kind": s["kind"], "win_rate": s["win_rate"]}
+                                                      for s in st["seats"]],
+                        "kinds": [{"kind": k["kind"], "win_rate": k["win_rate"], "order": k["order"]}
+                                  for k in st["kinds"]],
+                        "ai_decisions": sum(len(rec.estimates or ()) for rec in r["records"]),
+                        "timing": r["timing"]}
+    return {"format": "recycle-evaluation", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
+            "players": sess.n_players, "seed": spec.seed, "interpreter": version,
+            "ai": {"kind": ai, "budget": budget},
+            "params": {"declares": spec.params, "games": args.n, "max_decisions": spec.max_decisions,
+                       "max_idle_steps": spec.max_idle_steps, "include_limited": args.include_limited,
+                       "bootstrap": args.bootstrap},
+            "batches": batches,
+            "heuristics": heur,
+            "total": heur["total"], "total_normalized": heur["total_normalized"], "reasonable": heur["reasonable"],
+            "timing": {"wall_seconds": wall}}

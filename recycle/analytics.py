@@ -1,5 +1,7 @@
 """Statistics over a batch of runs (flow-and-analytics §3.2-§3.4, §3.6, §3.8) and the
-game-quality heuristics of §4 that an all-random batch can give.
+game-quality heuristics of §4: those an all-random batch gives and, from the estimates of
+searching players (§3.5, `RunRecord.estimates`), the AI ones (`ai_heuristics`, `order_heuristic`,
+lead.csv and spread.csv with `write_estimate_csvs`).
 
 Inputs are the per-run `RunRecord`s of `recycle.batch` plus what describes the batch
 (game stem, scoring direction, number of players, batch seed, lineup).  Nothing here
@@ -37,6 +39,7 @@ __all__ = [
     "length_runs", "outcome_runs", "interval", "branching_by_index", "analyze", "summary_document",
     "write_branching_csv", "write_seats_csv", "seat_rows", "heuristics", "write_heuristics",
     "format_heuristics", "format_summary", "timing_stats", "kernel_smooth",
+    "ai_heuristics", "order_heuristic", "lead_rows", "spread_rows", "write_estimate_csvs", "AI_HEURISTICS",
 ]
 
 END_REASONS = ("normal", "decision_limit", "step_limit", "error")
@@ -58,7 +61,7 @@ HEURISTICS = {
     "Order": (0.0, "extra", "A"),
 }
 MAX_TOTAL = 2.15
-NOT_APPLICABLE_AI = "needs AI estimates (no searching player yet)"
+NOT_APPLICABLE_AI = "needs the estimates of a searching player (recycle stats --heuristics)"
 
 BOOTSTRAP_NAMES = {
     "length.mean": "mean game length L",
@@ -412,8 +415,11 @@ def _entry(name, value=None, lo=None, hi=None, n_runs=0, status=None, note=""):
 
 def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shuffle_and_choice: bool,
                lmin: float = 5, lmax: float = 100, bootstrap: int = 1000, include_limited: bool = False,
-               other_batches: Iterable[Sequence[RunRecord]] = ()) -> dict:
-    """§4 from the all-random batch R: Fairness, SeatFairness, NoTies, GameLength; the rest not_applicable."""
+               other_batches: Iterable[Sequence[RunRecord]] = (), ai_records: Optional[Sequence[RunRecord]] = None,
+               vs_records: Optional[Sequence[RunRecord]] = None, ai_code: Optional[str] = None) -> dict:
+    """§4 from the all-random batch R: Fairness, SeatFairness, NoTies, GameLength; and, given the all-AI batch M
+    (`ai_records`, with estimates) and the rotated AI-vs-random batch A (`vs_records`, AI kind `ai_code`), the
+    AI heuristics; without them those are not_applicable.  Every batch given counts for the reasonable gate."""
     used = outcome_runs(records, include_limited)
     N = len(used)
     entries = {}
@@ -442,6 +448,11 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
 
     for name in ("MeaningfulMoves", "Drama", "Decisiveness", "Coolness", "Security", "Clarity", "Stability", "Order"):
         entries[name] = _entry(name, status="not_applicable", note=NOT_APPLICABLE_AI)
+    if ai_records is not None:
+        entries.update(ai_heuristics(ai_records, players=players, seed=seed, bootstrap=bootstrap,
+                                     include_limited=include_limited))
+    if vs_records is not None and ai_code is not None:
+        entries["Order"] = order_heuristic(vs_records, ai_code, players=players, include_limited=include_limited)
 
     if N == 0:
         entries["NoTies"] = _entry("NoTies", status="not_applicable", note="no used run")
@@ -464,6 +475,7 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
     if not has_shuffle_and_choice:
         reasons.append("the game has no shuffle or no choice")
     all_records = list(records) + [r for batch in other_batches for r in batch]
+    all_records += list(ai_records or ()) + list(vs_records or ())
     n_err = sum(1 for r in all_records if r.end_reason == "error")
     n_lim = sum(1 for r in all_records if r.end_reason in LIMIT_REASONS)
     if n_err:
@@ -481,6 +493,147 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
         "gate_reasons": reasons,
         "params": {"lmin": lmin, "lmax": lmax, "bootstrap": bootstrap, "include_limited": include_limited},
     }
+
+
+# ---------------------------------------------------------------- §3.5 estimates, §4 AI heuristics
+
+
+def _est():
+    from .players import estimates
+
+    return estimates
+
+
+def lead_rows(records: Sequence[RunRecord], players: int) -> list[list]:
+    """lead.csv rows (key columns first): one per (AI decision, seat k): decision, decider, seat, rank_est
+    (ranks[o*][k]), lead (e of k under o*), final_rank."""
+    est = _est()
+    rows = []
+    for r in records:
+        key = [None, players, "".join(r.lineup), r.run]
+        for e in r.estimates or ():
+            ld = est.lead(e, players)
+            for k in range(players):
+                rows.append(key + [e["decision"], e["decider"], k, e["ranks"][e["chosen"]][k], ld[k],
+                                   r.ranks[k] if r.ranks is not None else None])
+    return rows
+
+
+def spread_rows(records: Sequence[RunRecord], players: int) -> list[list]:
+    """spread.csv rows (key columns first): one per AI decision: decision, decider, options, spread_score,
+    spread_rank, forced."""
+    est = _est()
+    rows = []
+    for r in records:
+        key = [None, players, "".join(r.lineup), r.run]
+        for e in r.estimates or ():
+            sp = est.spread(e, players)
+            rows.append(key + [e["decision"], e["decider"], e["options"], sp["spread_score"], sp["spread_rank"],
+                               sp["forced"]])
+    return rows
+
+
+def write_estimate_csvs(out: Path, game: str, players: int, records: Sequence[RunRecord]) -> list[str]:
+    """lead.csv and spread.csv (§3.6) of a batch whose records carry estimates."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    def keyed(rows):
+        for row in rows:
+            row[0] = game
+            yield row
+
+    _write_csv(out / "lead.csv", KEY_COLUMNS + ["decision", "decider", "seat", "rank_est", "lead", "final_rank"],
+               keyed(lead_rows(records, players)))
+    _write_csv(out / "spread.csv", KEY_COLUMNS + ["decision", "decider", "options", "spread_score", "spread_rank",
+                                                  "forced"], keyed(spread_rows(records, players)))
+    return ["lead.csv", "spread.csv"]
+
+
+def _run_ai_values(r: RunRecord, n: int) -> dict:
+    """The per-run values of the §4 AI heuristics (a name is missing when the run has no input for it)."""
+    est = _est()
+    ests = list(r.estimates or ())
+    out = {}
+    spreads = [est.spread(e, n)["spread_rank"] for e in ests if e["options"] >= 2]
+    if spreads:
+        out["MeaningfulMoves"] = sum(spreads) / len(spreads)
+    clar = [c for c in (est.clarity(e, n) for e in ests) if c is not None]
+    if clar:
+        out["Clarity"] = sum(clar) / len(clar)
+    series = {s: est.self_view(ests, s, n) for s in range(n)}
+    tau = (2 * n - 3) / (2 * n - 2)
+    drama, decisive, security = [], [], []
+    for w in _winners(r):
+        v = series.get(w) or []
+        if not v:
+            continue
+        below = [x for x in v if x < tau]
+        drama.append(sum(math.sqrt(tau - x) for x in below) / len(below) if below else 0.0)
+        L = len(v)
+        j = next((t for t, x in enumerate(v, 1) if x > 0.8), L)
+        decisive.append(1 - (L - j) / L)
+        security.append(1 - len(below) / L)
+    if drama:
+        out["Drama"] = sum(drama) / len(drama)
+        out["Decisiveness"] = sum(decisive) / len(decisive)
+        out["Security"] = sum(security) / len(security)
+    pairs = sum(max(0, len(v) - 1) for v in series.values())
+    if pairs:
+        drops = sum(1 for v in series.values() for a, b in zip(v, v[1:]) if b < a)
+        out["Coolness"] = 1 - drops / pairs
+    if len(ests) >= 2:
+        orders = [est.competition_order(est.lead(e, n)) for e in ests]
+        changes = [sum(1 for a, b in zip(p, q) if a != b) / n for p, q in zip(orders, orders[1:])]
+        out["Stability"] = 1 - sum(changes) / len(changes)
+    return out
+
+
+AI_HEURISTICS = ("MeaningfulMoves", "Drama", "Decisiveness", "Coolness", "Security", "Clarity", "Stability")
+
+
+def ai_heuristics(records: Sequence[RunRecord], *, players: int, seed: int, bootstrap: int = 1000,
+                  include_limited: bool = False) -> dict:
+    """§4 heuristics of the all-AI batch M from its estimates: name -> entry (mean over runs, bootstrap CI)."""
+    used = outcome_runs(records, include_limited)
+    if players < 2:
+        return {k: _entry(k, status="not_applicable", note="one seat") for k in AI_HEURISTICS}
+    if not used:
+        return {k: _entry(k, status="not_applicable", note="no used run") for k in AI_HEURISTICS}
+    if not any(r.estimates for r in used):
+        return {k: _entry(k, status="not_applicable", note="no AI estimates in the batch") for k in AI_HEURISTICS}
+    per_run = [_run_ai_values(r, players) for r in used]
+    notes = {"MeaningfulMoves": "runs' mean spread_rank over AI decisions with b >= 2",
+             "Drama": f"tau = {(2 * players - 3) / (2 * players - 2):.3f}",
+             "Decisiveness": "confidence threshold 0.8",
+             "Clarity": "options within 0.1 x spread_rank of the best"}
+    out = {}
+    for name in AI_HEURISTICS:
+        vals = [d[name] for d in per_run if name in d]
+        if not vals:
+            out[name] = _entry(name, status="not_applicable", note="no run with input for it")
+            continue
+        ci = _mean_ci(vals, seed, f"heuristic.{name}", bootstrap)
+        out[name] = _entry(name, ci["value"], ci["lo"], ci["hi"], len(vals), note=notes.get(name, ""))
+    return out
+
+
+def order_heuristic(records: Sequence[RunRecord], ai_code: str, *, players: int,
+                    include_limited: bool = False) -> dict:
+    """§4 Order from the rotated AI-vs-random batch A: (W_AI - 1/n) / (1 - 1/n), Wilson CI mapped the same way."""
+    used = outcome_runs(records, include_limited)
+    if players < 2:
+        return _entry("Order", status="not_applicable", note="one seat")
+    occ = [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == ai_code]
+    if not occ:
+        return _entry("Order", status="not_applicable", note="no used run")
+    x = sum(r.shares[s] for r, s in occ)
+    n = len(occ)
+    lo, hi = wilson(x, n)
+    f = 1 / players
+    to = lambda w: (w - f) / (1 - f)  # noqa: E731
+    return _entry("Order", to(x / n), to(lo), to(hi), len(used),
+                  note=f"{ai_code} wins {x / n:.3f} against random players, fair share {f:.3f}")
 
 
 HEURISTIC_COLUMNS = ["name", "value", "lo", "hi", "weight", "weighted", "n_runs", "status", "note"]

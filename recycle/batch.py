@@ -67,6 +67,9 @@ class RunRecord:
     lineup: list
     transcript: Optional[list] = None
     ms: float = 0.0
+    # §3.5 AI estimates, one dict per decision of a searching player, in decision order
+    # (recycle.players.estimates); None when the batch did not record them
+    estimates: Optional[list] = None
 
 
 @attrs.frozen
@@ -80,6 +83,9 @@ class BatchSpec:
     max_decisions: int = 2000
     max_idle_steps: int = 10000
     transcript_level: str = "none"  # none | decisions | full
+    ai_budget: Optional[int] = None  # budget of the searching players (None: their defaults)
+    estimates: bool = False  # record the §3.5 estimates of searching players
+    rotate: bool = False  # run i gives seat s the kind lineup[(s - i) mod n] (§3.1)
 
 
 _WORKER: dict = {}
@@ -98,13 +104,41 @@ def _session(spec: BatchSpec):
     return sess
 
 
+def run_lineup(spec: BatchSpec, run: int) -> list[str]:
+    """The lineup of run `run`: the spec's, or rotated one seat per run (§3.1)."""
+    lineup = list(spec.lineup)
+    if spec.rotate and lineup:
+        n = len(lineup)
+        lineup = [lineup[(s - run) % n] for s in range(n)]
+    return lineup
+
+
 def play_run(spec: BatchSpec, run: int) -> RunRecord:
     """Play run `run` of the batch."""
+    from .players import registry
+
     sess = _session(spec)
     game_seed = derive(spec.seed, "game", run)
-    return sess.play(game_seed, list(spec.lineup), run=run, batch_seed=spec.seed,
-                     max_decisions=spec.max_decisions, max_idle_steps=spec.max_idle_steps,
-                     level=spec.transcript_level)
+    lineup = run_lineup(spec, run)
+    searching = any(c in registry.SEARCHING for c in lineup)
+    if not searching and not spec.rotate:
+        return sess.play(game_seed, lineup, run=run, batch_seed=spec.seed,
+                         max_decisions=spec.max_decisions, max_idle_steps=spec.max_idle_steps,
+                         level=spec.transcript_level)
+    players = [registry.make(c, budget=spec.ai_budget, record_estimates=spec.estimates) for c in lineup]
+    rec = sess.play(game_seed, lineup, run=run, batch_seed=spec.seed, max_decisions=spec.max_decisions,
+                    max_idle_steps=spec.max_idle_steps, level=spec.transcript_level, players=players)
+    if spec.estimates:
+        ests = [e for pl in players for e in getattr(pl, "estimates", None) or ()]
+        rec.estimates = sorted(ests, key=lambda e: e["decision"])
+    if searching and rec.transcript:
+        # the AI settings affect play: the header's params record them (§5.2)
+        head = json.loads(rec.transcript[0])
+        head["params"]["ai_budget"] = {c: pl.budget for c, pl in zip(lineup, players) if c in registry.SEARCHING}
+        from .session import dumps
+
+        rec.transcript[0] = dumps(head)
+    return rec
 
 
 def _play_chunk(args) -> list[RunRecord]:

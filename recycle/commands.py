@@ -25,34 +25,24 @@ def _param(text: str) -> tuple[str, str]:
     return name, value.strip()
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {v}")
-    return v
+def _whole(minimum: int, what: str):
+    """An argparse type: a whole number of at least `minimum`."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"{what}: expected a number of at least {minimum}, got {v}")
+        return v
+
+    return parse
 
 
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {v}")
-    return v
-
-
-def _seed(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative whole number, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative whole number, got {v}")
-    return v
+_positive = _whole(1, "a count")
+_count = _whole(0, "a count")
+_seed = _whole(0, "a seed")
 
 
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:

@@ -75,6 +75,34 @@ def _value_text(kind: str, v) -> str:
     return str(v)
 
 
+def view_changes(prog, st, old: dict, new: dict) -> list[str]:
+    """What changed between two views of one seat, as that seat may see it: cards that arrived or left
+    piles it sees, sizes of piles it does not see, storage values."""
+    out = []
+    keys = list(old["piles"]) + [k for k in new["piles"] if k not in old["piles"]]
+    for key in sorted(keys):
+        a = old["piles"].get(key, ("cards", ()))
+        b = new["piles"].get(key, ("cards", ()))
+        if a == b:
+            continue
+        owner, kw, name, index = key
+        loc = f"{owner} {kw} {name}" + (f" {index}" if index else "")
+        if a[0] == "cards" and b[0] == "cards":
+            gone = [c for c in a[1] if c not in b[1]]
+            came = [c for c in b[1] if c not in a[1]]
+            parts = [f"+{prog.card_text(st, c)}" for c in came] + [f"-{prog.card_text(st, c)}" for c in gone]
+            out.append(f"    {loc}: " + (", ".join(parts) if parts else "reordered"))
+        elif len(a[1]) != len(b[1]):
+            out.append(f"    {loc}: {len(a[1])} -> {_plural(len(b[1]), 'card')}")
+    for key in list(old["storage"]) + [k for k in new["storage"] if k not in old["storage"]]:
+        x, y = old["storage"].get(key), new["storage"].get(key)
+        if x != y:
+            owner, kind, name = key
+            out.append(f"    {owner} {kind} {name}: {_value_text(kind, x) if x is not None else '-'} -> "
+                       f"{_value_text(kind, y) if y is not None else '-'}")
+    return out
+
+
 def describe_option(prog, st, option, viewer: Optional[int]) -> str:
     """One option's resolved actions as `viewer` may see them, joined by '; '."""
     return "; ".join(prog.describe(st, option, viewer=viewer)) or "(no visible action)"
@@ -92,6 +120,10 @@ class HumanPlayer(Player):
         self.out = out
         self.ask_forced = ask_forced
 
+    def start(self, prog, seat: int, seed: int) -> None:
+        super().start(prog, seat, seed)
+        self._last = None
+
     def _print(self, text: str = "") -> None:
         out = self.out or sys.stdout
         out.write(text + "\n")
@@ -101,6 +133,15 @@ class HumanPlayer(Player):
         seat = st.chooser
         opts = st.opts
         self._print()
+        view = prog.view(st, seat)
+        last = getattr(self, "_last", None)
+        if last is not None:
+            changes = view_changes(prog, st, last, view)
+            if changes:
+                self._print("  Since your last decision:")
+                for line in changes:
+                    self._print(line)
+        self._last = view
         self._print(render_view(prog, st, seat))
         descs = [describe_option(prog, st, o, seat) for o in opts]
         if len(opts) == 1 and not self.ask_forced:
@@ -229,6 +270,15 @@ def cmd_play(args, inp: Optional[TextIO] = None, out: Optional[TextIO] = None) -
                                      title=f"== the end, as p{viewer + 1} sees it ==") + "\n")
     out.write("\n" + _result_text(rec) + "\n")
     if args.transcript:
+        searching = {c: pl.inner.budget for c, pl in zip(lineup, players) if c in registry.SEARCHING}
+        if searching:  # the AI settings affect play: the header's params record them (§5.2), as batches do
+            import json
+
+            from ..session import dumps
+
+            head = json.loads(rec.transcript[0])
+            head["params"]["ai_budget"] = searching
+            rec.transcript[0] = dumps(head)
         try:
             Path(args.transcript).write_text("".join(line + "\n" for line in rec.transcript), encoding="utf-8")
         except OSError as e:

@@ -27,7 +27,7 @@ Forced decisions (one option) cost no search, unless estimates are being recorde
 (flow-and-analytics §3.5: "with recording on they also evaluate forced decisions"), in which
 case the one option gets k playouts.
 
-Budget: `playouts` per option (default 20; `--ai-budget` sets it).  Reproducible: all
+Budget: `playouts` per option (default 10; `--ai-budget` sets it).  Reproducible: all
 randomness comes from the seat's own stream (`Player.start`).
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..engine.algorithms import competition_ranks
 from ..engine.state import DONE, FGT, LIMIT, MEM, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
 from .base import Player
 
-DEFAULT_PLAYOUTS = 20
+DEFAULT_PLAYOUTS = 10
 # A playout stops after this many further decisions (the game's own limits still apply).
 MAX_PLAYOUT_DECISIONS = 1000
 
@@ -54,7 +54,12 @@ def sample_world(prog, st, seat: int, rng: random.Random):
     them first (per position, by card id) makes the sample independent of where the hidden
     cards really are, so two states `seat` cannot tell apart give the same world.
     """
-    c = st.clone()
+    rng_real = st.rng
+    st.rng = None  # the game stream is hidden and replaced below: do not copy it (restored at once)
+    try:
+        c = st.clone()
+    finally:
+        st.rng = rng_real
     deck = c.cmeta.deck
     positions: dict = {}
     cards: dict = {}

@@ -3,7 +3,7 @@
 | code | name | player | budget (`--ai-budget`) |
 |---|---|---|---|
 | R | random | uniform over the option list | — |
-| F | montecarlo | flat Monte Carlo over sampled worlds | playouts per option (default 20) |
+| F | montecarlo | flat Monte Carlo over sampled worlds | playouts per option (default 10) |
 | M | mcts | single-observer IS-MCTS | iterations per decision (default 200) |
 | P | pimc | PIMC: UCT in sampled worlds, votes combined | iterations per decision (default 200) |
 | H | human | a person at the terminal | — |

@@ -13,14 +13,12 @@ import io
 import json
 import os
 import secrets
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 import attrs
 
-from . import __version__
 from .engine.algorithms import derive
 from .errors import UsageError
 
@@ -223,13 +221,11 @@ def write_core_files(out: Path, game: str, records: list[RunRecord], direction: 
                 for r in records if r.scores is not None and r.ranks is not None for s in range(len(r.lineup))))
     files.append("results.csv")
     tdir = out / "transcripts"
-    wrote_t = False
     for r in records:
         if r.transcript:
             tdir.mkdir(exist_ok=True)
             (tdir / f"run-{r.run:04d}.jsonl").write_text("".join(line + "\n" for line in r.transcript), encoding="utf-8")
             files.append(f"transcripts/run-{r.run:04d}.jsonl")
-            wrote_t = True
     summary = dict(summary)
     summary["files"] = files + ["summary.json"]
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

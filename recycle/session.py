@@ -13,7 +13,6 @@ from typing import Optional
 
 from . import __version__
 from .batch import RunRecord
-from .engine.algorithms import derive
 from .errors import RecycleError, UsageError
 from .players import registry
 

@@ -11,7 +11,7 @@ import math
 import pytest
 
 from recycle.analytics import ai_heuristics, heuristics, lead_rows, order_heuristic, spread_rows, write_estimate_csvs
-from recycle.batch import BatchSpec, RunRecord, play_run, run_batch
+from recycle.batch import BatchSpec, RunRecord, play_run
 from recycle.cli import main
 from recycle.engine.algorithms import competition_ranks
 from recycle.players import estimates as E

@@ -936,7 +936,9 @@ class Program:
                 positions.setdefault(dk, []).append((pid, i))
                 cards.setdefault(dk, []).append(c)
         for dk in sorted(positions):
-            cs = cards[dk]
+            # Sorted first: the order the unseen cards were found in depends on where they
+            # really are, and the sampled world must depend on the player's view alone.
+            cs = sorted(cards[dk])
             rng.shuffle(cs)
             for (pid, i), c in zip(positions[dk], cs):
                 d.piles[pid][i] = c

@@ -16,7 +16,7 @@ Algorithm (one decision of seat p, b options, budget k):
    lowest index.
 
 The player never reads a card p cannot see: worlds come from `sample_world`, which depends
-only on p's view (the unseen cards are sorted before the engine re-deals them), and the real
+only on p's view (the engine sorts the unseen cards before re-dealing them), and the real
 state is used only through p's masked option keys.  A playout stops at the game's own limits
 or after `max_playout_decisions` more decisions, whichever comes first; a playout stopped at a
 limit counts with its provisional scores (its outcome is reported in `last_stats`, never a
@@ -36,7 +36,7 @@ import random
 from typing import Optional, Sequence
 
 from ..engine.algorithms import competition_ranks
-from ..engine.state import DONE, FGT, LIMIT, MEM, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
+from ..engine.state import DONE, FGT, LIMIT, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
 from .base import Player
 
 DEFAULT_PLAYOUTS = 10
@@ -50,32 +50,15 @@ MAX_PLAYOUT_DECISIONS = 1000
 def sample_world(prog, st, seat: int, rng: random.Random):
     """A state from `seat`'s information set, a function of its view and of `rng` only.
 
-    The engine's `determinize` re-deals the unseen cards from the order they lie in; sorting
-    them first (per position, by card id) makes the sample independent of where the hidden
-    cards really are, so two states `seat` cannot tell apart give the same world.
+    The engine's `determinize` sorts the unseen cards before re-dealing them, so two states
+    `seat` cannot tell apart give the same world for the same `rng`.
     """
     rng_real = st.rng
-    st.rng = None  # the game stream is hidden and replaced below: do not copy it (restored at once)
+    st.rng = None  # the game stream is hidden and replaced by determinize: do not copy it
     try:
         c = st.clone()
     finally:
         st.rng = rng_real
-    deck = c.cmeta.deck
-    positions: dict = {}
-    cards: dict = {}
-    sees, kinds = prog.sees, prog.pile_kind
-    for pid, pile in enumerate(c.piles):
-        if not pile or kinds[pid] == MEM or sees(seat, pid):
-            continue
-        for i, card in enumerate(pile):
-            dk = deck[card]
-            positions.setdefault(dk, []).append((pid, i))
-            cards.setdefault(dk, []).append(card)
-    for dk, pos in positions.items():
-        cs = sorted(cards[dk])
-        for (pid, i), card in zip(pos, cs):
-            c.piles[pid][i] = card
-            c.where[card] = pid
     return prog.determinize(c, seat, rng)
 
 

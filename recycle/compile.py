@@ -51,7 +51,10 @@ _err = GameRuntimeError
 # A stage inside an atomic block may run at most this many passes on one path (E4).
 ATOMIC_MAX_PASSES = 500
 # Enumerating the atomic blocks of one decision may walk at most this many complete paths (E4).
-ATOMIC_MAX_PATHS = 100_000
+# Enumerating an atomic block's paths for a player that does not sample them (searching
+# players, Scenario) stops after this many complete paths; the decision is then built again
+# with every block sampled, as for a random player.  Deterministic, unlike a time budget.
+ATOMIC_MAX_PATHS = 2_000
 
 
 class _Reject(Exception):
@@ -66,6 +69,10 @@ class _Reject(Exception):
         self.error = error
 
 
+class _EnumerationBudget(Exception):
+    """Listing an atomic block's paths went over Program.atomic_max_paths for one decision."""
+
+
 class _Found(Exception):
     """Stops the random walks of an atomic block once one of them succeeded (E4)."""
 
@@ -76,6 +83,7 @@ def compile_game(game: A.Game, params: Optional[dict] = None, filename: Optional
     if sys.getrecursionlimit() < 20000:
         sys.setrecursionlimit(20000)  # option building nests one call per clause on a path
     prog = Program(game, filename or game.span.file, warnings)
+    prog.atomic_max_paths = ATOMIC_MAX_PATHS
     Compiler(prog, game, params or {}).run()
     return prog
 
@@ -416,12 +424,24 @@ class Compiler:
                     append(Option(tuple(log)))
 
             try:
-                for sim in sims:
-                    try:
-                        sim(st, env, finish)
-                    except _Reject:
-                        pass
+                try:
+                    for sim in sims:
+                        try:
+                            sim(st, env, finish)
+                        except _Reject:
+                            pass
+                        undo_to(st, 0)
+                except _EnumerationBudget:
+                    # Too many paths to list: build the decision again, sampling every block.
                     undo_to(st, 0)
+                    opts.clear()
+                    st.sampler = random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+                    for sim in sims:
+                        try:
+                            sim(st, env, finish)
+                        except _Reject:
+                            pass
+                        undo_to(st, 0)
             finally:
                 st.log = None
                 st.rec = rec
@@ -889,9 +909,8 @@ class Compiler:
             if rng is None:
                 def check(st2, env2):
                     p.atomic_paths += 1
-                    if p.atomic_paths > ATOMIC_MAX_PATHS:
-                        raise _err("resource", f"the atomic block at {span} has more than {ATOMIC_MAX_PATHS} paths to "
-                                   "enumerate (random players sample them instead)", span)
+                    if p.atomic_paths > p.atomic_max_paths:
+                        raise _EnumerationBudget()
                     if req(st2, env2):
                         k(st2, env2)
                 body(st, env, check)

@@ -250,11 +250,18 @@ def test_atomic_options_pickle_clone_and_describe_for_a_viewer():
     assert c == st
 
 
-def test_enumerating_too_many_paths_is_a_resource_error(monkeypatch):
+def test_enumerating_too_many_paths_falls_back_to_sampling(monkeypatch):
+    """Past the enumeration budget a decision is built again with its atomic blocks sampled, so a
+    player that enumerates (a searching player, Scenario) still gets options, deterministically."""
     import recycle.compile as C
 
     monkeypatch.setattr(C, "ATOMIC_MAX_PATHS", 50)
-    prog, st = run(make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))"))
-    assert st.status == 4 and st.error.cls == "resource" and "more than 50 paths" in st.error.message
-    st = prog.new_game(1, sampling=[True, True])  # sampling players are not limited by it
-    assert st.status == 1 and len(prog.options(st)) == 1
+    src = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")
+    prog, st = run(src)
+    assert prog.atomic_max_paths == 50
+    assert st.status == 1 and len(prog.options(st)) == 1  # one sampled path instead of every path
+    sampled = prog.new_game(1, sampling=[True, True])
+    assert [o.ops for o in prog.options(sampled)] == [o.ops for o in prog.options(st)]
+    prog.atomic_max_paths = 10_000
+    full = prog.new_game(1)
+    assert len(prog.options(full)) > 1  # within the budget every successful path is an option

@@ -502,7 +502,8 @@ class Program:
         self.keys_fn: Optional[Callable] = None  # tie-break keys per player (E5)
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
-        self.atomic_paths = 0  # complete paths walked by the decision being built (a guard, compile.ATOMIC_MAX_PATHS)
+        self.atomic_paths = 0  # complete paths walked by the decision being built
+        self.atomic_max_paths = 2_000  # then the decision samples its atomic blocks (compile.ATOMIC_MAX_PATHS)
 
     # ------------------------------------------------------------ registries
 

@@ -54,7 +54,7 @@ ATOMIC_MAX_PASSES = 500
 # Enumerating an atomic block's paths for a player that does not sample them (searching
 # players, Scenario) stops after this many complete paths; the decision is then built again
 # with every block sampled, as for a random player.  Deterministic, unlike a time budget.
-ATOMIC_MAX_PATHS = 2_000
+ATOMIC_MAX_PATHS = 50_000
 
 
 class _Reject(Exception):

@@ -503,7 +503,7 @@ class Program:
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
         self.atomic_paths = 0  # complete paths walked by the decision being built
-        self.atomic_max_paths = 2_000  # then the decision samples its atomic blocks (compile.ATOMIC_MAX_PATHS)
+        self.atomic_max_paths = 50_000  # then the decision samples its atomic blocks (compile.ATOMIC_MAX_PATHS)
 
     # ------------------------------------------------------------ registries
 

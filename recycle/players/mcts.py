@@ -168,17 +168,21 @@ class ISMCTSPlayer(SearchPlayer):
                 apply(w, j)
                 node = ch
                 path.append(node)
-            if w.status == WAITING:
-                playout(prog, w, rng, limit)
-            out = outcome(prog, w)
-            self._count(w, out)
-            rewards = out[2] if out is not None else [0.0] * n
-            for nd in path:
-                nd.n += 1
-                ws = nd.w
-                for k in range(n):
-                    ws[k] += rewards[k]
-            roots[i].add(out, seat, sign)
+            roots[i].add(self._finish(prog, w, path, rng, limit), seat, sign)
+
+    def _finish(self, prog, w, path, rng, limit):
+        """End one iteration: play the world out, then back the rewards up the visited nodes."""
+        if w.status == WAITING:
+            playout(prog, w, rng, limit)
+        out = outcome(prog, w)
+        self._count(w, out)
+        rewards = out[2] if out is not None else [0.0] * prog.n_players
+        for nd in path:
+            nd.n += 1
+            ws = nd.w
+            for k, r in enumerate(rewards):
+                ws[k] += r
+        return out
 
     def _forced_estimate(self, prog, st) -> None:
         """Estimates for a forced decision (recording on): a few playouts of the one option."""
@@ -261,18 +265,8 @@ class PIMCPlayer(ISMCTSPlayer):
                     apply(w, j)
                     node = ch
                     path.append(node)
-                if w.status == WAITING:
-                    playout(prog, w, rng, limit)
-                out = outcome(prog, w)
-                self._count(w, out)
-                rewards = out[2] if out is not None else [0.0] * n
                 visits += 1
-                for nd in path:
-                    nd.n += 1
-                    ws = nd.w
-                    for k in range(n):
-                        ws[k] += rewards[k]
-                roots[i].add(out, seat, sign)
+                roots[i].add(self._finish(prog, w, path, rng, limit), seat, sign)
             for i in range(b):
                 ch, t = children[i], top[i]
                 ch.n += t.n

@@ -127,6 +127,11 @@ class Scenario:
         """The game's own scoring rule evaluated for every player in this state."""
         return list(self.prog.score_fn(self.st))
 
+    def keys(self):
+        """The tie-break keys of every player (E5), or None when the scoring has no tiebreak."""
+        fn = self.prog.keys_fn
+        return None if fn is None else [list(k) for k in fn(self.st)]
+
     def outcome(self):
         """The GameResult (scores, ranks with tie-breaks, shares, winners) if the game ended here."""
         st = self.st.clone()

@@ -71,3 +71,11 @@ def test_a_card_str_cell_named_like_an_attribute_overrides_it():
     assert sc.scores()[0] == 5
     sc.set(("card", five), "str", "RANK", "K")  # the card now reads as a king: 10 points
     assert sc.scores()[0] == 10
+
+
+def test_keys_are_the_games_tiebreaks():
+    sc = Scenario.open("games/rummy_squared.gdl")
+    sc.run()
+    keys = sc.keys()
+    assert len(keys) == 2 and all(len(k) == len(keys[0]) for k in keys)
+    assert Scenario.open(GAME).keys() is None  # Block Rummy has no tiebreak

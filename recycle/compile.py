@@ -73,6 +73,16 @@ class _EnumerationBudget(Exception):
     """Listing an atomic block's paths went over Program.atomic_max_paths for one decision."""
 
 
+def _walk_clauses(sims, st, env, k, mark: int) -> None:
+    """Walk each clause of a choice from the same state, undoing back to `mark` after each (§6.7)."""
+    for sim in sims:
+        try:
+            sim(st, env, k)
+        except _Reject:
+            pass
+        undo_to(st, mark)
+
+
 class _Found(Exception):
     """Stops the random walks of an atomic block once one of them succeeded (E4)."""
 
@@ -425,23 +435,13 @@ class Compiler:
 
             try:
                 try:
-                    for sim in sims:
-                        try:
-                            sim(st, env, finish)
-                        except _Reject:
-                            pass
-                        undo_to(st, 0)
+                    _walk_clauses(sims, st, env, finish, 0)
                 except _EnumerationBudget:
                     # Too many paths to list: build the decision again, sampling every block.
                     undo_to(st, 0)
                     opts.clear()
                     st.sampler = random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
-                    for sim in sims:
-                        try:
-                            sim(st, env, finish)
-                        except _Reject:
-                            pass
-                        undo_to(st, 0)
+                    _walk_clauses(sims, st, env, finish, 0)
             finally:
                 st.log = None
                 st.rec = rec
@@ -902,7 +902,6 @@ class Compiler:
         body = self.sim_multi(n.body, sc)
         req = self.expr(n.require, sc)
         p = self.p
-        span = n.span
 
         def atomic(st, env, k):
             rng = st.sampler
@@ -1002,12 +1001,7 @@ class Compiler:
                 def fin(st2, env2):
                     if len(log) > mark:
                         k(st2, env2)
-                for sim in sims:
-                    try:
-                        sim(st, env, fin)
-                    except _Reject:
-                        pass
-                    undo_to(st, mark)
+                _walk_clauses(sims, st, env, fin, mark)
                 return
             opts = []
 
@@ -1016,12 +1010,7 @@ class Compiler:
                     opts.append(tuple(log[mark:]))
             st.active = None
             try:
-                for sim in sims:
-                    try:
-                        sim(st, env, collect)
-                    except _Reject:
-                        pass
-                    undo_to(st, mark)
+                _walk_clauses(sims, st, env, collect, mark)
             finally:
                 st.active = act
             if not opts:

@@ -27,7 +27,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from .commands import SEED_HELP, _param, _positive, _seed, add_batch_options
+from .commands import SEED_HELP, _note_replaced, _param, _positive, _seed, add_batch_options
 from .errors import RecycleError, UsageError
 
 # Above this many games, stats plays the batch at the transcript level the user chose and
@@ -184,19 +184,6 @@ def _default_out(args, prefix: str, name: str) -> Path:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory")
     return out
-
-
-def _note_replaced(out: Path, names) -> None:
-    """Say which files of an earlier run in `out` are about to be replaced (never silently)."""
-    if not out.is_dir():
-        return
-    clash = [n for n in names if (out / n).exists()]
-    old_t = sorted(p.name for p in (out / "transcripts").glob("run-*.jsonl")) if (out / "transcripts").is_dir() else []
-    if old_t:
-        clash.append(f"transcripts/ ({len(old_t)} file{'s' if len(old_t) != 1 else ''})")
-    if clash:
-        shown = ", ".join(clash[:8]) + (f" and {len(clash) - 8} more" if len(clash) > 8 else "")
-        print(f"note: --out {out}: replacing {shown} from an earlier run", file=sys.stderr)
 
 
 def _flow_names(stem: str, formats) -> list[str]:

@@ -110,8 +110,6 @@ def play_batch(sess, spec, args):
     """Run the batch with a progress bar (unless quiet or JSON); returns (records, elapsed seconds)."""
     from .batch import run_batch
 
-    if args.out is not None:
-        _check_out(args.out)
     show = not (args.quiet or args.json) and args.n > 0 and sys.stderr.isatty()
     t0 = time.perf_counter()
     if show:
@@ -126,14 +124,17 @@ def play_batch(sess, spec, args):
     return records, time.perf_counter() - t0
 
 
-def _check_out(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a directory")
-    if out.is_dir():
-        clash = [n for n in ("games.csv", "decisions.csv", "summary.json") if (out / n).exists()]
-        if clash:
-            # Results a user kept are not overwritten silently: say so on stderr.
-            print(f"note: --out {out}: replacing {', '.join(clash)} from an earlier run", file=sys.stderr)
+def _note_replaced(out: Path, names) -> None:
+    """Say which files of an earlier run in `out` are about to be replaced (never silently)."""
+    if not out.is_dir():
+        return
+    clash = [n for n in names if (out / n).exists()]
+    old_t = sorted(p.name for p in (out / "transcripts").glob("run-*.jsonl")) if (out / "transcripts").is_dir() else []
+    if old_t:
+        clash.append(f"transcripts/ ({len(old_t)} file{'s' if len(old_t) != 1 else ''})")
+    if clash:
+        shown = ", ".join(clash[:8]) + (f" and {len(clash) - 8} more" if len(clash) > 8 else "")
+        print(f"note: --out {out}: replacing {shown} from an earlier run", file=sys.stderr)
 
 
 def _make_out(out: Path) -> None:
@@ -237,6 +238,7 @@ def cmd_run(args) -> int:
 
     sess, spec = open_batch(args)
     if args.out is not None:
+        _note_replaced(args.out, ["games.csv", "decisions.csv", "results.csv", "summary.json"])
         _make_out(args.out)
     if not args.json:
         print(f"{sess.name}: {args.n} games, seed {spec.seed}, players {' '.join(spec.lineup)}"

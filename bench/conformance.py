@@ -22,8 +22,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # the working tree, installed or not
 
+from recycle.compiler import load_program  # noqa: E402
 from recycle.engine.algorithms import derive  # noqa: E402
+from recycle.engine.play import play_game  # noqa: E402
 from recycle.errors import LoadError  # noqa: E402
+from recycle.players.random_player import RandomPlayer  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 DEFAULT_OUT = REPO / "docs" / "conformance.md"
@@ -48,10 +51,6 @@ def corpus_files(root: Path) -> list[Path]:
 
 def play_file(path: Path, games: int, seed: int, max_decisions: int) -> dict:
     """Play `games` seeded random games of one file; counts by end reason, means, first error."""
-    from recycle.compile import load_program
-    from recycle.engine.core import play_game
-    from recycle.players.random_player import RandomPlayer
-
     row = {"players": None, "games": games, "normal": 0, "decision_limit": 0, "step_limit": 0, "error": 0,
            "decisions": None, "branching": None, "games_per_s": None, "load_error": None, "first_error": None}
     try:

@@ -27,12 +27,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from recycle import library
-from recycle.analytics import analyze
-from recycle.batch import BatchSpec, run_batch
-from recycle.session import GameSession
+from recycle.lang import library
+from recycle.analysis.summary import analyze
+from recycle.run.batch import BatchSpec, run_batch
+from recycle.run.session import GameSession
 from recycle.visualize import plots
-from recycle.visualize.flow import FlowGraph, flow_to_dot
+from recycle.analysis.flow import FlowGraph
+from recycle.visualize.flow import flow_to_dot
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"

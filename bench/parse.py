@@ -19,7 +19,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # time the working tree, installed or not
 
 from recycle.errors import RecycleError  # noqa: E402
-from recycle.sexpr import SourceFile, read_sexprs  # noqa: E402
+from recycle.lang.reader import read_sexprs  # noqa: E402
+from recycle.lang.source import SourceFile  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 GAME_SUFFIXES = (".rcy", ".gdl")
@@ -36,11 +37,11 @@ def surface(path: Path):
 
 
 def full_loader() -> tuple[Callable[[Path], object] | None, str]:
-    """recycle.build.load_game if it can be imported (else None), and why not."""
+    """recycle.lang.load_game if it can be imported (else None), and why not."""
     try:
-        from recycle.build import load_game
+        from recycle.lang import load_game
     except ImportError as e:
-        return None, f"recycle.build.load_game is not importable ({e})"
+        return None, f"recycle.lang.load_game is not importable ({e})"
     return load_game, ""
 
 

@@ -33,7 +33,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # time the working tree, installed or not
 
+from recycle.compiler import load_program  # noqa: E402
 from recycle.engine.algorithms import derive  # noqa: E402
+from recycle.engine.play import play_game  # noqa: E402
+from recycle.players.random_player import RandomPlayer  # noqa: E402
+from recycle.run.batch import BatchSpec, play_run, run_batch  # noqa: E402
+from recycle.run.session import GameSession  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 BASELINE = Path(__file__).resolve().parent / "baseline.json"
@@ -59,11 +64,6 @@ def timed(play_one, seconds: float | None, games: int | None) -> tuple[int, int,
 
 
 def bench_game(path: Path, name: str, args) -> dict:
-    from recycle.batch import BatchSpec, play_run
-    from recycle.compile import load_program
-    from recycle.engine.core import play_game
-    from recycle.players.random_player import RandomPlayer
-
     prog = load_program(path)
     k = prog.n_players
     seed, limit = args.seed, args.max_decisions
@@ -73,9 +73,10 @@ def bench_game(path: Path, name: str, args) -> dict:
         return r.n_decisions
 
     spec = BatchSpec(str(path), {}, ("R",) * k, seed, limit, 10000, "none")
+    sess = GameSession.open(path)
 
     def run_one(i: int) -> int:
-        return play_run(spec, i).decisions
+        return play_run(sess, spec, i).decisions
 
     n, dec, s = timed(engine_one, args.seconds, args.games)
     rn, rdec, rs = timed(run_one, args.seconds, args.games)
@@ -93,8 +94,6 @@ def bench_game(path: Path, name: str, args) -> dict:
 
 def bench_pool(spec, args, one_process_gps: float) -> dict:
     """games/s of batch.run_batch with args.jobs processes (pool start-up included)."""
-    from recycle.batch import run_batch
-
     if args.games is not None:
         n = args.games
     else:  # about `seconds` of work for the pool, at least a few chunks per worker

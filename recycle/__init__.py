@@ -1,3 +1,5 @@
 """recycle: the interpreter and toolkit for RECYCLE, the card-game description language."""
 
-__version__ = "0.1.0"
+from .version import __version__
+
+__all__ = ["__version__"]

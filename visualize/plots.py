@@ -26,9 +26,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from recycle.analytics import kernel_smooth, length_runs, outcome_runs
+from recycle.analysis.runs import length_runs, outcome_runs
+from recycle.analysis.summary import kernel_smooth
 from recycle.engine.algorithms import derive
-from recycle.stats import wilson
+from recycle.analysis.stats import wilson
 
 __all__ = [
     "SEAT_COLORS", "seat_color", "seat_label", "NoPlotData", "PLOTS", "smoother",

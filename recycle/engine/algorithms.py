@@ -1,4 +1,4 @@
-"""Pure algorithms behind RECYCLE's collection, integer, scoring and deck forms.
+"""Pure algorithms behind RECYCLE's collection and scoring forms, and the seed derivation.
 
 Cards are small ints (card ids); a pile is a list of card ids, index 0 = bottom, last = top.
 Scores and attribute values are computed by the caller and passed as lists parallel to the
@@ -13,11 +13,8 @@ from itertools import combinations, product
 from operator import itemgetter
 from typing import Sequence
 
-from ..errors import NOWHERE, Span
-
 __all__ = [
     "ResourceLimit",
-    "DeckError",
     "runs",
     "runs_ext",
     "isrun",
@@ -30,13 +27,7 @@ __all__ = [
     "disjunction",
     "sort_by_score",
     "competition_ranks",
-    "trunc_div",
-    "trunc_mod",
-    "tri",
-    "fib",
-    "power",
     "derive",
-    "expand_deck",
 ]
 
 _first = itemgetter(0)
@@ -44,15 +35,6 @@ _first = itemgetter(0)
 
 class ResourceLimit(ValueError):
     """An argument too large for this implementation (e.g. subsets of more than 20 cards)."""
-
-
-class DeckError(ValueError):
-    """An invalid attribute tree (§4.7); `span` is the offending node's position."""
-
-    def __init__(self, message: str, span: Span = NOWHERE):
-        super().__init__(message)
-        self.message = message
-        self.span = span
 
 
 # ---------------------------------------------------------------- pile collections (§9.3, §9.4)
@@ -412,94 +394,9 @@ def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple
     return ranks, [share if r == 1 else 0.0 for r in ranks]
 
 
-# ---------------------------------------------------------------- integers (§10)
-
-
-def trunc_div(a: int, b: int) -> int:
-    """§10 `//`: quotient truncated toward zero; b == 0 raises ZeroDivisionError."""
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
-
-
-def trunc_mod(a: int, b: int) -> int:
-    """§10 `%`: a - b*(a // b) with truncating //, so the sign follows the dividend."""
-    q = abs(a) // abs(b)
-    return a - b * (-q if (a < 0) != (b < 0) else q)
-
-
-def tri(n: int) -> int:
-    """§10 `tri`: n(n+1)/2; n < 0 raises ValueError."""
-    if n < 0:
-        raise ValueError(f"tri of a negative number: {n}")
-    return n * (n + 1) // 2
-
-
-def fib(n: int) -> int:
-    """§10 `fib`: exact Fibonacci number (fib 0 = 0, fib 1 = 1); n < 0 raises ValueError."""
-    if n < 0:
-        raise ValueError(f"fib of a negative number: {n}")
-    # iterative fast doubling over the bits of n: (a, b) = (F(m), F(m+1))
-    a, b = 0, 1
-    for bit in bin(n)[2:]:
-        c = a * (2 * b - a)  # F(2m)
-        d = a * a + b * b  # F(2m+1)
-        if bit == "1":
-            a, b = d, c + d
-        else:
-            a, b = c, d
-    return a
-
-
-def power(a: int, b: int) -> int:
-    """§10 `^`: exact a**b with 0^0 = 1; b < 0 raises ValueError."""
-    if b < 0:
-        raise ValueError(f"negative exponent: {b}")
-    return a**b
-
-
 # ---------------------------------------------------------------- seeds (flow-and-analytics §0)
 
 
 def derive(*parts: object) -> int:
     """flow-and-analytics §0: first 8 bytes (big-endian) of sha256 of the '/'-joined parts."""
     return int.from_bytes(hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()[:8], "big")
-
-
-# ---------------------------------------------------------------- decks (§4.7)
-
-# During expansion a partial card maps KEY -> (value, span of the Attribute that set it).
-_Partial = dict[str, tuple[str, Span]]
-
-
-def _merge(a: _Partial, b: _Partial) -> _Partial:
-    """a followed by b's keys; a key in both raises DeckError at b's attribute."""
-    m = dict(a)
-    for key, vs in b.items():
-        if key in m:
-            raise DeckError(f"attribute {key} given twice for one card", vs[1])
-        m[key] = vs
-    return m
-
-
-def _product(attrs_: Sequence, first: _Partial) -> list[_Partial]:
-    """`first` merged with each element of the product of the attributes' lists (first slowest)."""
-    acc: list[_Partial] = [first]
-    for attr in attrs_:
-        part = _expand_attribute(attr)
-        acc = [_merge(x, y) for x in acc for y in part]
-    return acc
-
-
-def _expand_attribute(attr) -> list[_Partial]:
-    """One dimension's partial cards in order (§4.7 expansion table)."""
-    if not attr.values:
-        raise DeckError(f"attribute {attr.key} has no values", attr.span)
-    out: list[_Partial] = []
-    for node in attr.values:
-        out.extend(_product(node.attributes, {attr.key: (node.value, attr.span)}))
-    return out
-
-
-def expand_deck(attributes: Sequence) -> list[dict[str, str]]:
-    """§4.7: the cards' attribute maps in creation order; a repeated KEY in one card raises DeckError."""
-    return [{k: v for k, (v, _) in card.items()} for card in _product(attributes, {})]

@@ -31,7 +31,7 @@ def golden_path(game: str, seed: int) -> Path:
 def transcript_bytes(game: str, seed: int) -> bytes:
     """The full transcript of one game of a shipped game with seed `seed` (all random players)."""
     from recycle import library
-    from recycle.session import GameSession
+    from recycle.run.session import GameSession
 
     sess = GameSession.open(library.resolve(game))
     rec = sess.play(seed, list(LINEUP[: sess.n_players]), level="full")

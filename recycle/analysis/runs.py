@@ -1,0 +1,74 @@
+"""Which runs a statistic reads (flow-and-analytics §3.2) and the interval objects statistics report (§3.6).
+
+Length and branching use every run that did not end in `error` (limit runs are used and
+counted in `limited`); outcomes and heuristics use the runs that ended `normal` (plus limit
+runs with `include_limited`) and have scores.  Every statistic with an interval is
+`{"value", "lo", "hi", "n"}`; `None` (JSON null) means not applicable.  Bootstrap intervals
+resample runs with the stream `derive(S, "bootstrap", name)`; the names used are listed in
+`BOOTSTRAP_NAMES`.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Optional
+
+import numpy as np
+
+from ..engine.algorithms import derive
+from ..run.records import RunRecord
+from .stats import bootstrap_apply
+
+END_REASONS = ("normal", "decision_limit", "step_limit", "error")
+LIMIT_REASONS = ("decision_limit", "step_limit")
+
+BOOTSTRAP_NAMES = {
+    "length.mean": "mean game length L",
+    "branching.run_mean": "mean over runs of the per-run mean branching factor",
+    "branching.log10_tree": "mean log10 tree size",
+    "branching.slope": "mean least-squares slope of b against k",
+    "score.seat<s>": "mean score of seat s (0-based)",
+    "score.kind.<code>": "mean score of a player kind",
+    "heuristic.<Name>": "a §4 heuristic",
+}
+
+
+
+def length_runs(records: Sequence[RunRecord]) -> list[RunRecord]:
+    """Runs used for length and branching: all but `error`."""
+    return [r for r in records if r.end_reason != "error"]
+
+
+def outcome_runs(records: Sequence[RunRecord], include_limited: bool = False) -> list[RunRecord]:
+    """Runs used for outcomes and heuristics: `normal` (and limits if asked) with scores."""
+    ok = ("normal",) + (LIMIT_REASONS if include_limited else ())
+    return [r for r in records if r.end_reason in ok and r.scores is not None and r.shares is not None]
+
+
+def interval(value, lo=None, hi=None, n=None) -> Optional[dict]:
+    """The §3.6 interval object; None when the value is not applicable."""
+    if value is None:
+        return None
+    return {"value": value, "lo": lo, "hi": hi, "n": n}
+
+
+def boot_seed(seed, name: str) -> int:
+    return derive(seed, "bootstrap", name)
+
+
+def mean_ci(xs: Sequence[float], seed, name: str, b: int) -> Optional[dict]:
+    """Mean with a bootstrap CI over the runs (null when there are none)."""
+    if not xs:
+        return None
+    a = np.asarray(xs, dtype=float)
+    lo, hi = bootstrap_apply(len(a), boot_seed(seed, name), lambda idx: a[idx].mean(axis=1), b)
+    return interval(float(a.mean()), lo, hi, len(a))
+
+
+def ranks_of(r: RunRecord) -> list:
+    return list(r.ranks) if r.ranks is not None else [1 if s in r.winners else 2 for s in range(len(r.scores))]
+
+
+def winners_of(r: RunRecord) -> list[int]:
+    if r.ranks is not None:
+        return [s for s, k in enumerate(r.ranks) if k == 1]
+    return list(r.winners)

@@ -1,0 +1,413 @@
+"""Statistics over a batch of runs (flow-and-analytics §3.2-§3.4, §3.6, §3.7): length, branching,
+outcomes by seat, kind and team, ties, timing, the summary document, its CSVs and its text.
+
+Inputs are the per-run `RunRecord`s of `recycle.run` plus what describes the batch (game stem,
+scoring direction, number of players, batch seed, lineup).  Nothing here reads engine internals.
+
+    stats = analyze(records, game="Hearts4", direction="min", players=4, seed=42, lineup="RRRR")
+    write_branching_csv(out / "branching_by_index.csv", "Hearts4", 4, "RRRR", branching_by_index(records))
+    write_seats_csv(out / "seats.csv", "Hearts4", 4, "RRRR", stats)
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+from ..run.records import RunRecord
+from ..run.tables import KEY_COLUMNS, write_csv
+from .runs import (
+    END_REASONS, LIMIT_REASONS, boot_seed, interval, length_runs, mean_ci, outcome_runs, ranks_of, winners_of,
+)
+from .stats import bootstrap_apply, describe, mean, quantile, sd, wilson
+
+
+# ---------------------------------------------------------------- §3.3 length and branching
+
+
+def branching_by_index(records: Sequence[RunRecord]) -> list[dict]:
+    """§3.3: for k = 1 .. max L, n_k runs with L >= k and mean, sd, median, min, max of b at k."""
+    runs = [[b for (_p, b, _c) in r.decision_rows] for r in length_runs(records)]
+    top = max((len(bs) for bs in runs), default=0)
+    rows = []
+    for k in range(1, top + 1):
+        vals = sorted(bs[k - 1] for bs in runs if len(bs) >= k)
+        rows.append({"decision": k, "n_runs": len(vals), "mean": sum(vals) / len(vals), "sd": sd(vals),
+                     "median": quantile(vals, 0.5), "min": vals[0], "max": vals[-1]})
+    return rows
+
+
+def _slope(bs: Sequence[float]) -> float:
+    """Least-squares slope of b against k = 1 .. L (L >= 2)."""
+    n = len(bs)
+    kbar = (n + 1) / 2
+    bbar = sum(bs) / n
+    return sum((k - kbar) * (b - bbar) for k, b in enumerate(bs, 1)) / sum((k - kbar) ** 2 for k in range(1, n + 1))
+
+
+def _length(records: Sequence[RunRecord], seed, b: int) -> dict:
+    used = length_runs(records)
+    L = [r.decisions for r in used]
+    d = describe(L)
+    limited = sum(1 for r in used if r.end_reason in LIMIT_REASONS)
+    forced_share = [r.forced / r.decisions for r in used if r.decisions > 0]
+    return {
+        "n": len(L),
+        "mean": mean_ci(L, seed, "length.mean", b),
+        "sd": d["sd"], "min": d["min"], "q1": d["q1"], "median": d["median"], "q3": d["q3"], "max": d["max"],
+        "limited": limited,
+        "max_is_limit": bool(limited) and d["max"] == max(r.decisions for r in used if r.end_reason in LIMIT_REASONS),
+        "forced_share": sum(forced_share) / len(forced_share) if forced_share else None,
+        "turns": sum(r.turns for r in used) / len(used) if used else None,
+        "moves": sum(r.moves for r in used) / len(used) if used else None,
+    }
+
+
+def _branching(records: Sequence[RunRecord], seed, b: int) -> dict:
+    used = length_runs(records)
+    per_run = [[bb for (_p, bb, _c) in r.decision_rows] for r in used]
+    pooled = sorted(x for bs in per_run for x in bs)
+    run_means = [sum(bs) / len(bs) for bs in per_run if bs]
+    trees = [sum(math.log10(x) for x in bs) for bs in per_run if bs and all(x >= 1 for x in bs)]
+    slopes = [_slope(bs) for bs in per_run if len(bs) >= 2]
+    return {
+        "points": len(pooled),
+        "mean": sum(pooled) / len(pooled) if pooled else None,
+        "median": quantile(pooled, 0.5) if pooled else None,
+        "max": pooled[-1] if pooled else None,
+        "run_mean": mean_ci(run_means, seed, "branching.run_mean", b),
+        "forced_share": sum(1 for x in pooled if x == 1) / len(pooled) if pooled else None,
+        "log10_tree": mean_ci(trees, seed, "branching.log10_tree", b),
+        "slope": mean_ci(slopes, seed, "branching.slope", b),
+        "max_index": max((len(bs) for bs in per_run), default=0),
+    }
+
+
+# ---------------------------------------------------------------- §3.4 outcomes
+
+
+def _score_block(values_by_run: Sequence[Sequence[float]], seed, name: str, b: int) -> dict:
+    """Score distribution pooled over runs, with a run-resampled bootstrap CI of the mean."""
+    flat = [v for vs in values_by_run for v in vs]
+    d = describe(flat)
+    mean_ci = None
+    if flat:
+        sums = np.array([sum(vs) for vs in values_by_run], dtype=float)
+        cnts = np.array([len(vs) for vs in values_by_run], dtype=float)
+
+        def stat(idx):
+            c = cnts[idx].sum(axis=1)
+            return np.where(c > 0, sums[idx].sum(axis=1) / np.maximum(c, 1), np.nan)
+
+        lo, hi = bootstrap_apply(len(values_by_run), boot_seed(seed, name), stat, b)
+        if lo is not None and (math.isnan(lo) or math.isnan(hi)):
+            lo = hi = None
+        mean_ci = interval(d["mean"], lo, hi, len(flat))
+    return {"mean": mean_ci, "sd": d["sd"], "min": d["min"], "q1": d["q1"], "median": d["median"],
+            "q3": d["q3"], "max": d["max"]}
+
+
+def _win_block(x: float, n: int, players: int) -> Optional[dict]:
+    if players < 2 or n <= 0:
+        return None
+    lo, hi = wilson(x, n)
+    return interval(x / n, lo, hi, n)
+
+
+def _seats(used: Sequence[RunRecord], players: int, seed, b: int) -> list[dict]:
+    out = []
+    for s in range(players):
+        x = sum(r.shares[s] for r in used)
+        outright = sum(1 for r in used if winners_of(r) == [s])
+        shared = sum(1 for r in used if s in winners_of(r) and len(winners_of(r)) >= 2)
+        ranks = Counter(ranks_of(r)[s] for r in used)
+        kinds = {r.lineup[s] for r in used if s < len(r.lineup)}
+        out.append({
+            "seat": s, "label": f"p{s + 1}", "kind": kinds.pop() if len(kinds) == 1 else None,
+            "n": len(used),
+            "win_rate": _win_block(x, len(used), players),
+            "wins": x if players >= 2 else None,
+            "outright": outright, "shared": shared,
+            "fair": 1 / players if players >= 2 else None,
+            "ranks": [ranks.get(k, 0) for k in range(1, players + 1)],
+            "score": _score_block([[r.scores[s]] for r in used], seed, f"score.seat{s}", b),
+        })
+    return out
+
+
+def _kinds(used: Sequence[RunRecord], players: int, seed, b: int, rotate: bool, lineup: str) -> list[dict]:
+    codes = sorted({c for r in used for c in r.lineup[:players]} | set(lineup))
+    if len(codes) < 2 and not rotate:
+        return []
+    out = []
+    for code in codes:
+        occ = [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == code]
+        n = len(occ)
+        x = sum(r.shares[s] for r, s in occ)
+        win = _win_block(x, n, players)
+        order = None
+        if (code != "R" and players >= 2 and used and win is not None
+                and all(sum(1 for c in r.lineup[:players] if c == code) == 1
+                        and all(c in (code, "R") for c in r.lineup[:players]) for r in used)):
+            f = 1 / players
+            to = lambda w: (w - f) / (1 - f)  # noqa: E731
+            order = interval(to(win["value"]), to(win["lo"]), to(win["hi"]), n)
+        ranks = Counter(ranks_of(r)[s] for r, s in occ)
+        out.append({
+            "kind": code, "n": n, "win_rate": win, "wins": x if players >= 2 else None,
+            "outright": sum(1 for r, s in occ if winners_of(r) == [s]),
+            "shared": sum(1 for r, s in occ if s in winners_of(r) and len(winners_of(r)) >= 2),
+            "fair": 1 / players if players >= 2 else None,
+            "ranks": [ranks.get(k, 0) for k in range(1, players + 1)],
+            "order": order,
+            "score": _score_block([[r.scores[s] for s in range(players) if s < len(r.lineup) and r.lineup[s] == code]
+                                   for r in used], seed, f"score.kind.{code}", b),
+        })
+    return out
+
+
+def _ties(used: Sequence[RunRecord], players: int) -> dict:
+    n = len(used)
+    first = sum(1 for r in used if len(winners_of(r)) >= 2)
+    anytie = sum(1 for r in used if len(set(ranks_of(r))) < len(ranks_of(r)))
+    lo, hi = wilson(first, n)
+    return {"n": n,
+            "first": {"count": first, "rate": interval(first / n, lo, hi, n) if n else None},
+            "any": {"count": anytie, "rate": anytie / n if n else None}}
+
+
+def _teams(used: Sequence[RunRecord], teams: Optional[Sequence[Sequence[int]]], players: int) -> Optional[list]:
+    if not teams:
+        return None
+    out = []
+    for t, members in enumerate(teams):
+        x = sum(sum(r.shares[s] for s in members) for r in used)
+        out.append({"team": t, "members": list(members), "n": len(used),
+                    "win_rate": _win_block(x, len(used), len(teams)),
+                    "wins": x, "fair": 1 / len(teams) if len(teams) >= 2 else None})
+    return out
+
+
+def _errors(records: Sequence[RunRecord], limit: int = 5) -> list[dict]:
+    seen, out = set(), []
+    for r in records:
+        if r.end_reason == "error" and r.error is not None and r.error not in seen:
+            seen.add(r.error)
+            out.append({"message": r.error, "run": r.run, "game_seed": r.game_seed})
+            if len(out) == limit:
+                break
+    return out
+
+
+def analyze(records: Sequence[RunRecord], *, game: str, direction: str, players: int, seed: int,
+            lineup: str | Sequence[str], rotate: bool = False, teams: Optional[Sequence[Sequence[int]]] = None,
+            include_limited: bool = False, bootstrap: int = 1000) -> dict:
+    """§3.3-§3.4: the statistics part of summary.json (runs, errors, length, branching, seats, kinds, ties, teams)."""
+    lineup = "".join(lineup)
+    counts = Counter(r.end_reason for r in records)
+    used = outcome_runs(records, include_limited)
+    return {
+        "game": game,
+        "direction": direction,
+        "runs": {"requested": len(records), **{k: counts.get(k, 0) for k in END_REASONS},
+                 "used": len(used), "used_length": len(length_runs(records)),
+                 "include_limited": include_limited},
+        "errors": _errors(records),
+        "length": _length(records, seed, bootstrap),
+        "branching": _branching(records, seed, bootstrap),
+        "seats": _seats(used, players, seed, bootstrap),
+        "kinds": _kinds(used, players, seed, bootstrap, rotate, lineup),
+        "ties": _ties(used, players),
+        "teams": _teams(used, teams, players),
+    }
+
+
+def timing_stats(records: Sequence[RunRecord], wall_seconds: Optional[float] = None) -> dict:
+    """Timing figures (the only place timings go): median ms per run and, given the wall time, rates."""
+    ms = sorted(r.ms for r in records)
+    out = {"median_ms": quantile(ms, 0.5) if ms else None}
+    if wall_seconds is not None:
+        out["wall_seconds"] = wall_seconds
+        out["games_per_second"] = len(records) / wall_seconds if wall_seconds > 0 else None
+        out["decisions_per_second"] = (sum(r.decisions for r in records) / wall_seconds
+                                       if wall_seconds > 0 else None)
+    return out
+
+
+def summary_document(stats: dict, *, game_sha256: str, players: int, lineup: str | Sequence[str], rotate: bool,
+                     seed: int, interpreter: str, params: dict, information: Optional[dict] = None,
+                     heuristics: Optional[dict] = None, timing: Optional[dict] = None,
+                     files: Optional[list] = None) -> dict:
+    """§3.6 summary.json: the top-level keys in order, from analyze() plus what the caller knows."""
+    doc = {
+        "format": "recycle-analytics", "version": 1, "game": stats["game"], "game_sha256": game_sha256,
+        "players": players, "lineup": "".join(lineup), "rotate": rotate, "seed": seed,
+        "interpreter": interpreter, "params": params, "direction": stats["direction"],
+        "runs": stats["runs"], "errors": stats["errors"], "length": stats["length"],
+        "branching": stats["branching"], "seats": stats["seats"], "kinds": stats["kinds"],
+        "ties": stats["ties"], "teams": stats["teams"], "information": information,
+    }
+    if heuristics is not None:
+        doc["heuristics"] = heuristics
+    doc["timing"] = timing
+    doc["files"] = files if files is not None else []
+    return doc
+
+
+# ---------------------------------------------------------------- §3.6 CSVs
+
+
+def write_branching_csv(path: Path, game: str, players: int, lineup: str | Sequence[str],
+                        rows: Sequence[dict]) -> Path:
+    """branching_by_index.csv: key columns (run empty), then decision, n_runs, mean, sd, median, min, max."""
+    path = Path(path)
+    key = [game, players, "".join(lineup), None]
+    write_csv(path, KEY_COLUMNS + ["decision", "n_runs", "mean", "sd", "median", "min", "max"],
+               (key + [r["decision"], r["n_runs"], r["mean"], r["sd"], r["median"], r["min"], r["max"]]
+                for r in rows))
+    return path
+
+
+SEAT_COLUMNS = ["seat", "kind", "n", "win_rate", "win_lo", "win_hi", "outright", "shared", "score_mean",
+                "score_lo", "score_hi", "score_sd", "score_min", "score_q1", "score_median", "score_q3",
+                "score_max"]
+
+
+def seat_rows(stats: dict) -> list[list]:
+    """The seats.csv rows (without key columns): one per seat, then one per kind with seat empty."""
+    rows = []
+    for entry in list(stats["seats"]) + list(stats["kinds"]):
+        w = entry["win_rate"] or {}
+        sc = entry["score"]
+        m = sc["mean"] or {}
+        rows.append([entry.get("seat"), entry.get("kind"), entry["n"], w.get("value"), w.get("lo"), w.get("hi"),
+                     entry["outright"], entry["shared"], m.get("value"), m.get("lo"), m.get("hi"), sc["sd"],
+                     sc["min"], sc["q1"], sc["median"], sc["q3"], sc["max"]])
+    return rows
+
+
+def write_seats_csv(path: Path, game: str, players: int, lineup: str | Sequence[str], stats: dict) -> Path:
+    """seats.csv: key columns (run empty), then the §3.6 seat columns; kind rows have seat empty."""
+    path = Path(path)
+    key = [game, players, "".join(lineup), None]
+    write_csv(path, KEY_COLUMNS + SEAT_COLUMNS, (key + row for row in seat_rows(stats)))
+    return path
+
+
+def num_text(v, fmt="{:.3f}"):
+    return "  n/a" if v is None else fmt.format(v)
+
+
+def _ci_text(obj, fmt="{:.3f}") -> str:
+    if obj is None:
+        return "n/a"
+    s = fmt.format(obj["value"])
+    if obj.get("lo") is not None:
+        s += f" [{fmt.format(obj['lo'])}, {fmt.format(obj['hi'])}]"
+    return s
+
+
+def format_summary(stats: dict, information: Optional[dict] = None) -> str:
+    """The short text summary of §3.6: length, branching, win rates, ties, limits/errors, categories."""
+    runs, le, br = stats["runs"], stats["length"], stats["branching"]
+    out = [f"{stats['game']}: {runs['requested']} runs ({runs['normal']} normal, "
+           f"{runs['decision_limit'] + runs['step_limit']} at a limit, {runs['error']} errors; "
+           f"{runs['used']} used for outcomes)"]
+    if le["mean"] is not None:
+        out.append(f"Length      {_ci_text(le['mean'], '{:.1f}')} decisions; median {le['median']:g}, "
+                   f"range {le['min']}-{le['max']}")
+    if br["run_mean"] is not None:
+        out.append(f"Branching   mean {br['mean']:.2f} per decision, median {br['median']:g}, max {br['max']}; "
+                   f"forced share {br['forced_share']:.3f}")
+    if br["slope"] is not None:
+        out.append(f"            slope {_ci_text(br['slope'])}; log10 tree size {_ci_text(br['log10_tree'], '{:.1f}')}")
+    if stats["seats"] and stats["seats"][0]["win_rate"] is not None:
+        out.append("Seat  kind  win rate [95% CI]       outright  shared  mean score")
+        for s in stats["seats"] + stats["kinds"]:
+            label = s.get("label") or "kind"
+            sm = s["score"]["mean"]
+            out.append(f"{label:<5} {s.get('kind') or '-':<5} {_ci_text(s['win_rate']):<23} "
+                       f"{s['outright']:>8}  {s['shared']:>6}  {num_text(sm['value'] if sm else None, '{:.2f}')}")
+        t = stats["ties"]["first"]
+        out.append(f"Ties for first: {t['count']} ({_ci_text(t['rate'])})")
+    elif stats["seats"] and stats["seats"][0].get("fair") is None:
+        out.append("Win rates: not applicable (one player)")
+    elif stats["seats"]:
+        out.append("Win rates: no game with an outcome to count")
+    for e in stats["errors"]:
+        out.append(f"error in run {e['run']} (game seed {e['game_seed']}): {e['message']}")
+    if information is not None:
+        cats = information.get("categories", [])
+        out.append("Information: " + (", ".join(cats) if cats else "none derived"))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- `recycle run`'s summary
+
+
+def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: int,
+                records: Sequence[RunRecord], elapsed: float) -> dict:
+    """The `recycle run --json` object (and the numbers of the table)."""
+    n = len(records)
+    done = [r for r in records if r.end_reason == "normal"]
+    limited = [r for r in records if r.end_reason in ("decision_limit", "step_limit")]
+    errors = [r for r in records if r.end_reason == "error"]
+    used = [r for r in records if r.end_reason != "error"]
+    lengths = sorted(r.decisions for r in used)
+    bs = [b for r in used for _, b, _ in r.decision_rows]
+    wins = [sum(r.shares[s] for r in done) / len(done) if done else None for s in range(seats)]
+    wins_ci = [list(wilson(sum(r.shares[s] for r in done), len(done))) for s in range(seats)]
+    scored = [r for r in done if r.scores is not None]
+    total_dec = sum(r.decisions for r in records)
+    return {
+        "game": name,
+        "file": path,
+        "players": list(lineup),
+        "seed": seed,
+        "games": n,
+        "completed": len(done),
+        "limit_reached": len(limited),
+        "errors": len(errors),
+        "decisions": {"mean": mean(lengths), "median": quantile(lengths, 0.5) if lengths else None,
+                      "max": lengths[-1] if lengths else None},
+        "branching": {"mean": mean(bs), "max": max(bs) if bs else None},
+        "wins_by_seat": wins,
+        "wins_ci95": wins_ci,
+        "mean_scores": [mean([r.scores[s] for r in scored]) for s in range(seats)],
+        "first_errors": _first_distinct_errors(errors),
+        "elapsed_s": elapsed,
+        "games_per_s": n / elapsed if elapsed > 0 else None,
+        "decisions_per_s": total_dec / elapsed if elapsed > 0 else None,
+    }
+
+
+def _first_distinct_errors(errors, k: int = 5) -> list:
+    """The first k distinct error messages, each with the first run (and its game seed) that raised it (§3.2)."""
+    out, seen = [], set()
+    for r in errors:
+        if r.error not in seen:
+            seen.add(r.error)
+            out.append({"run": r.run, "game_seed": r.game_seed, "error": r.error})
+            if len(out) == k:
+                break
+    return out
+
+
+# ---------------------------------------------------------------- §3.7 smoother (shared with the plots)
+
+
+def kernel_smooth(k: Sequence[float], b: Sequence[float], grid: Sequence[float], h: float):
+    """§3.7 Gaussian-kernel weighted mean and its standard error at each grid point."""
+    k = np.asarray(k, dtype=float)
+    b = np.asarray(b, dtype=float)
+    x = np.asarray(grid, dtype=float)
+    w = np.exp(-0.5 * ((k[None, :] - x[:, None]) / h) ** 2)
+    sw = w.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        yhat = (w * b[None, :]).sum(axis=1) / sw
+        se = np.sqrt((w ** 2 * (b[None, :] - yhat[:, None]) ** 2).sum(axis=1)) / sw
+    return yhat, se

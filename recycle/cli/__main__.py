@@ -1,0 +1,6 @@
+"""`python -m recycle.cli …`: the same as the `recycle` command."""
+import sys
+
+from recycle.cli import main
+
+sys.exit(main())

@@ -1,0 +1,187 @@
+"""`recycle flow`: the card-flow diagram of one or N seeded games, and what the commands drawing flows share.
+
+`recycle flow GAME` plays one seeded random rollout (or N with --games) at the `full` transcript
+level and draws the card-flow diagram of it (flow-and-analytics §1) with the information
+categories derived from it (§2).  Run i with seed S is run i of `recycle stats --seed S`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from ..analysis.flow import FlowGraph
+from ..errors import RecycleError, UsageError
+from ..run.batch import BatchSpec, play_run
+from ..run.records import RunRecord
+from ..run.session import GameSession
+from ..visualize.flow import FlowRenderError, write_flow
+from .batches import note_replaced, open_batch
+from .options import SEED_HELP, declared_categories, formats, graph_formats, param, positive, seed_number, share
+
+
+def register(sub) -> None:
+    """Add `flow` to the CLI's subcommands."""
+    f = sub.add_parser(
+        "flow", help="draw the card-flow (information-flow) diagram of one or N seeded games",
+        description="Play one seeded game with random players (or N with --games, aggregated) and draw where "
+                    "the cards go: one box per location, filled by who can see its cards, one cluster per owner, "
+                    "edges coloured by what a move reveals. Writes flow.dot and flow.json always, and flow.svg / "
+                    "flow.png when Graphviz's `dot` is installed. Prints the derived information categories. Seeds: "
+                    + SEED_HELP + "; --seed S draws run 0 of `recycle stats --seed S`.")
+    f.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    f.add_argument("--seed", type=seed_number, help="batch seed S (default: drawn from the OS and printed)")
+    f.add_argument("--games", "-n", dest="n", type=positive, default=1,
+                   help="aggregate N games (default 1); games that end in an error are left out")
+    f.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
+    f.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
+                   help="override a declared value of the game (repeatable)")
+    f.add_argument("--max-decisions", type=positive, default=2000, help="decision limit per game (default 2000)")
+    f.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    f.add_argument("--edge-labels", choices=("none", "count", "runs"), default="none",
+                   help="label edges with nothing (default), the card count (mean per game when N > 1) "
+                        "or the share of games in which they occurred")
+    f.add_argument("--no-legend", action="store_true", help="leave out the legend")
+    f.add_argument("--format", dest="formats", type=formats(graph_formats(), "image"), default=("svg", "png"),
+                   metavar="FMT[,FMT]", help="image formats rendered by Graphviz (default svg,png)")
+    f.add_argument("--min-run-share", type=share, default=0.0, metavar="P",
+                   help="drop edges that occurred in fewer than this share of the games (default 0)")
+    f.add_argument("--declared", type=declared_categories, metavar="CATS",
+                   help="declared categories, e.g. Hidden,Private: the report says where they agree")
+    f.add_argument("--out", type=Path, help="output folder (default ./flow-<game>)")
+    f.add_argument("--json", action="store_true",
+                   help='print {"categories", "nodes", "edges", "files", ...} as JSON instead of text')
+    f.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    f.set_defaults(func=cmd_flow)
+
+
+def default_out(args, prefix: str, name: str) -> Path:
+    out = args.out if args.out is not None else Path(f"{prefix}-{name}")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    return out
+
+
+def flow_names(stem: str, formats) -> list[str]:
+    return [f"{stem}.dot", f"{stem}.json"] + [f"{stem}.{f}" for f in formats]
+
+
+def write_flow_files(fb: FlowGraph, stem: Path, formats, min_run_share: float = 0.0, **kw) -> list[Path]:
+    """Draw a flow graph into <stem>.*; a Graphviz failure or an unwritable folder is the user's error."""
+    try:
+        return write_flow(fb.graph(min_run_share), stem, formats, **kw)
+    except FlowRenderError as e:
+        raise RecycleError(f"error: {e}") from None
+    except OSError as e:
+        raise RecycleError(f"error: cannot write {stem}.*: {e}") from None
+
+
+def events_of(record) -> list[dict]:
+    return [json.loads(line) for line in record.transcript]
+
+
+def new_flow(sess, spec):
+    return FlowGraph(title=sess.name, game=sess.name, game_sha256=sess.sha256, players=sess.n_players,
+                     lineup="".join(spec.lineup))
+
+
+def relative(paths, out: Path) -> list[str]:
+    rel = []
+    for p in paths:
+        try:
+            rel.append(Path(p).relative_to(out).as_posix())
+        except ValueError:
+            rel.append(str(p))
+    return rel
+
+
+def first_error_text(errors) -> str:
+    e = errors[0]
+    return f"run {e.run} (game seed {e.game_seed}): {(e.error or 'error').splitlines()[0]}"
+
+
+def cmd_flow(args: argparse.Namespace) -> int:
+    wanted_out = args.out
+    args.transcripts, args.out = "full", Path(".")  # open_batch keeps transcripts only with an output folder
+    sess, spec = open_batch(args)
+    args.out = wanted_out
+    out = default_out(args, "flow", sess.name)
+    seed_drawn = args.seed is None
+    if not args.json:
+        print(f"{sess.name}: card flow of {args.n} game{'s' if args.n != 1 else ''}, seed {spec.seed}"
+              + (" (drawn; pass --seed to repeat)" if seed_drawn else "") + f", players {' '.join(spec.lineup)}",
+              file=sys.stderr)
+    fb = new_flow(sess, spec)
+    errors, limited = [], 0
+    show = not (args.quiet or args.json) and args.n > 1 and sys.stderr.isatty()
+    prog = None
+    if show:
+        prog = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True)
+        prog.start()
+        task = prog.add_task(sess.name, total=args.n)
+    try:
+        for r in range(args.n):
+            rec = play_run(sess, spec, r)
+            if rec.end_reason == "error":
+                errors.append(rec)
+            else:
+                limited += rec.end_reason != "normal"
+                fb.add_run(events_of(rec), seed=rec.game_seed)
+            if prog is not None:
+                prog.advance(task)
+    finally:
+        if prog is not None:
+            prog.stop()
+    if fb.runs == 0:
+        raise RecycleError(f"error: no flow to draw: every game ended with an error; first: {first_error_text(errors)}")
+    if errors:
+        print(f"note: left out {len(errors)} game{'s' if len(errors) != 1 else ''} that ended with an error; "
+              f"first: {first_error_text(errors)}", file=sys.stderr)
+
+    note_replaced(out, flow_names("flow", args.formats))
+    files = write_flow_files(fb, out / "flow", args.formats, min_run_share=args.min_run_share,
+                             legend=not args.no_legend, edge_labels=args.edge_labels)
+    G = fb.graph(args.min_run_share)
+    info = fb.information(declared=args.declared, min_run_share=args.min_run_share)
+    doc = {
+        "categories": info["categories"],
+        "nodes": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+        "files": [str(p) for p in files],
+        "game": sess.name,
+        "seed": spec.seed,
+        "games": args.n,
+        "runs": fb.runs,
+        "excluded_errors": len(errors),
+        "limited": limited,
+        "seeds": G.graph["seeds"],
+        "information": info,
+    }
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    print(f"{G.graph['title']}: {doc['nodes']} locations, {doc['edges']} flows"
+          + (f" ({len(errors)} game{'s' if len(errors) != 1 else ''} with errors left out)" if errors else ""))
+    print(categories_line(info))
+    print("wrote " + ", ".join(str(p) for p in files))
+    return 0
+
+
+def categories_line(info: dict) -> str:
+    cats = info["categories"]
+    parts = []
+    for c in cats:
+        share = info[c].get("run_share")
+        parts.append(c + (f" ({share:.0%} of games)" if share is not None and info.get("runs", 1) > 1 and share < 1
+                          else ""))
+    line = "information: " + (", ".join(parts) if parts else "none derived (perfect information)")
+    extra = [k for k in ("memory", "others") if info.get(k)]
+    if extra:
+        line += "; also " + " and ".join({"memory": "memory piles", "others": "others-only piles"}[k] for k in extra)
+    if "Taken" in cats and not info["Taken"].get("taken_by_player"):
+        line += "; Taken only by returns to the table"
+    return line

@@ -1,0 +1,112 @@
+"""Command-line option types and the options shared by several commands."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..analysis.flow import CATEGORY_NAMES
+
+SEED_HELP = ("batch seed S (default: drawn from the OS and printed); run i plays with game seed "
+             "derive(S, 'game', i) and seat s draws from derive(game_seed, 'seat', s), so results do not "
+             "depend on --jobs")
+
+
+def param(text: str) -> tuple[str, str]:
+    """An argparse type: NAME=VALUE, a declared variable of the game and its value."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    name, value = text.split("=", 1)
+    name = name.strip().lstrip("'")
+    if not name.isalpha() or not name.isupper():
+        raise argparse.ArgumentTypeError(f"parameter names are uppercase declared variables (e.g. NUMP=3), got {name!r}")
+    return name, value.strip()
+
+
+def whole(minimum: int, what: str):
+    """An argparse type: a whole number of at least `minimum`."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"{what}: expected a number of at least {minimum}, got {v}")
+        return v
+
+    return parse
+
+
+positive = whole(1, "a count")
+count = whole(0, "a count")
+seed_number = whole(0, "a seed")
+
+
+def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
+    """The options of every command that plays a batch: run, stats."""
+    p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    p.add_argument("-n", "--games", dest="n", type=count, default=default_n, help=f"number of games (default {default_n})")
+    p.add_argument("--seed", type=seed_number, help=SEED_HELP)
+    p.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
+    p.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
+                   help="override a declared value of the game (repeatable)")
+    p.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
+    p.add_argument("--max-decisions", type=positive, default=2000, help="decision limit per game (default 2000)")
+    p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    p.add_argument("--out", type=Path, help="write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here")
+    p.add_argument("--transcripts", choices=("none", "decisions", "full"), default="decisions",
+                   help="transcript level written with --out (default decisions)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+
+def formats(allowed, what: str):
+    def parse(text: str) -> tuple[str, ...]:
+        out = []
+        for part in text.split(","):
+            f = part.strip().lower()
+            if not f:
+                continue
+            if f not in allowed:
+                raise argparse.ArgumentTypeError(
+                    f"unknown {what} format {f!r} (use a comma list of {', '.join(sorted(allowed))})")
+            if f not in out:
+                out.append(f)
+        if not out:
+            raise argparse.ArgumentTypeError(f"give at least one {what} format, e.g. svg,png")
+        return tuple(out)
+
+    return parse
+
+
+# Graphviz image formats offered (not `dot` or `json`: flow.dot and flow.json are written anyway)
+GRAPH_FORMATS = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "webp", "eps", "ps", "svgz", "tif", "tiff", "bmp")
+
+
+def graph_formats() -> set[str]:
+    return set(GRAPH_FORMATS)
+
+
+def share(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {v}")
+    return v
+
+
+def declared_categories(text: str) -> list[str]:
+    known = {c.lower(): c for c in CATEGORY_NAMES + ("Deduction",)}
+    out = []
+    for part in text.split(","):
+        p = part.strip()
+        if not p:
+            continue
+        if p.lower() not in known:
+            raise argparse.ArgumentTypeError(f"unknown information category {p!r} "
+                                             f"(known: {', '.join(known.values())})")
+        out.append(known[p.lower()])
+    return out

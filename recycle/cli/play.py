@@ -1,0 +1,114 @@
+"""`recycle play`: one game at the terminal, human seats against random or AI players."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Optional, TextIO
+
+from ..engine.algorithms import derive
+from ..engine.play import samples_atomic
+from ..errors import UsageError
+from ..lang import library
+from ..players import registry
+from ..players.human import HumanPlayer, HumanQuit, Narrated, render_view
+from ..run.batch import new_seed, parse_lineup
+from ..run.session import GameSession
+from ..run.transcript import dumps
+from .options import param, positive, seed_number
+
+
+
+def register(sub) -> None:
+    """Add `play` to the CLI's subcommands."""
+    p = sub.add_parser(
+        "play", help="play one game at the terminal against AI or random players",
+        description="Play one game interactively. Each human seat (H) sees its own cards, the public piles, "
+                    "the sizes and backs of what it cannot see and the storage, then picks an option by number "
+                    "(q quits). Other players' decisions are narrated as the (first) human seat may see them. "
+                    "Player kinds: H human, R random, F flat Monte Carlo, M IS-MCTS, P PIMC. The game seed is "
+                    "derive(S, 'game', 0) for --seed S, as in run 0 of `recycle run --seed S`.")
+    p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    p.add_argument("--players", help="one kind per seat, e.g. H,R,M or HMM (default: H then random players)")
+    p.add_argument("--seed", type=seed_number, help="seed S (default: drawn from the OS and printed)")
+    p.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
+                   help="override a declared value of the game (repeatable)")
+    p.add_argument("--ai-budget", type=positive, metavar="N",
+                   help="budget of the searching players: playouts per option (F), iterations per decision (M, P)")
+    p.add_argument("--max-decisions", type=positive, default=2000, help="decision limit (default 2000)")
+    p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    p.add_argument("--transcript", metavar="FILE", help="write the game's transcript (decisions level) here")
+    p.set_defaults(func=cmd_play)
+
+
+def cmd_play(args, inp: Optional[TextIO] = None, out: Optional[TextIO] = None) -> int:
+    """Play one game with the lineup of --players; a human quitting ends it cleanly (status 0)."""
+    out = out or sys.stdout
+    path = library.resolve(args.game)
+    sess = GameSession.open(path, dict(args.param))
+    n = sess.n_players
+    lineup = parse_lineup(args.players, n) if args.players else ["H"] + ["R"] * (n - 1)
+    humans = [s for s, c in enumerate(lineup) if c == "H"]
+    viewer = humans[0] if humans else None
+    seed = args.seed if args.seed is not None else new_seed()
+    game_seed = derive(seed, "game", 0)
+    players = []
+    for c in lineup:
+        if c == "H":
+            players.append(HumanPlayer(inp, out))
+        else:
+            players.append(Narrated(registry.make(c, budget=args.ai_budget), viewer, out))
+    out.write(f"{sess.name}: {n} players [{' '.join(lineup)}], seed {seed}"
+              + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
+              + (f"; you are {', '.join(f'p{s + 1}' for s in humans)}" if humans else "") + "\n")
+    out.flush()
+    level = "decisions" if args.transcript else "none"
+    try:
+        rec = sess.play(game_seed, lineup, run=0, batch_seed=seed, max_decisions=args.max_decisions,
+                        max_idle_steps=args.max_steps, level=level, players=players)
+    except HumanQuit as e:
+        out.write(f"{e}\n")
+        out.flush()
+        return 0
+    if viewer is not None and rec.end_reason != "error":
+        out.write("\n" + render_view(sess.prog, _final_state(sess.prog, game_seed, rec, players, args), viewer,
+                                     title=f"== the end, as p{viewer + 1} sees it ==") + "\n")
+    out.write("\n" + _result_text(rec) + "\n")
+    if args.transcript:
+        searching = {c: pl.inner.budget for c, pl in zip(lineup, players) if c in registry.SEARCHING}
+        if searching:  # the AI settings affect play: the header's params record them (§5.2), as batches do
+            head = json.loads(rec.transcript[0])
+            head["params"]["ai_budget"] = searching
+            rec.transcript[0] = dumps(head)
+        try:
+            Path(args.transcript).write_text("".join(line + "\n" for line in rec.transcript), encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--transcript {args.transcript}: cannot write ({e.strerror or e})") from None
+        out.write(f"wrote {args.transcript} (replay it with: recycle replay {args.transcript})\n")
+    out.flush()
+    return 0
+
+
+def _final_state(prog, game_seed: int, rec, players, args):
+    """The game's last state, rebuilt from its seed and its choices (players never draw from the game stream)."""
+    from ..engine.play import samples_atomic
+
+    sampling = [samples_atomic(pl) for pl in players] if prog.has_atomic else None
+    st = prog.new_game(game_seed, args.max_decisions, args.max_steps, None, sampling)
+    for _seat, _b, chosen in rec.decision_rows:
+        prog.apply(st, chosen)
+    return st
+
+
+def _result_text(rec) -> str:
+    """The end of a game in one or two lines: reason, scores with ranks, winners."""
+    if rec.end_reason == "error":
+        return f"The game stopped with an error after {rec.decisions} decisions:\n{rec.error}"
+    head = ("Game over" if rec.end_reason == "normal"
+            else f"Stopped at the {rec.end_reason.replace('_', ' ')} (provisional result)")
+    if rec.scores is None:
+        return f"{head} after {rec.decisions} decisions; no scores"
+    parts = ", ".join(f"p{s + 1} {sc} (rank {r})" for s, (sc, r) in enumerate(zip(rec.scores, rec.ranks)))
+    winners = ", ".join(f"p{s + 1}" for s in rec.winners)
+    return f"{head} after {rec.decisions} decisions: {parts}. Winner{'s' if len(rec.winners) > 1 else ''}: {winners}"

@@ -1,0 +1,91 @@
+"""`recycle run`: play N seeded games, print a summary table, write tidy files with --out."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from ..analysis.summary import run_summary
+from ..errors import UsageError
+from ..run.tables import write_core_files
+from ..version import __version__
+from .batches import make_out, note_replaced, open_batch, play_batch
+from .options import SEED_HELP, add_batch_options
+
+
+def register(sub) -> None:
+    """Add `run` to the CLI's subcommands."""
+    r = sub.add_parser("run", help="play N seeded games and summarise them",
+                       description="Play N seeded games with the given players and print a summary. " + SEED_HELP + ".")
+    add_batch_options(r, 100)
+    r.set_defaults(func=cmd_run)
+
+
+def _fmt(v, digits=2) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def print_run_table(summary: dict) -> None:
+    con = Console()
+    t = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}", show_header=False)
+    t.add_column(style="bold")
+    t.add_column()
+    d, b = summary["decisions"], summary["branching"]
+    t.add_row("completed / limit / errors", f"{summary['completed']} / {summary['limit_reached']} / {summary['errors']}")
+    t.add_row("decisions per game", f"mean {_fmt(d['mean'], 1)}, median {_fmt(d['median'], 1)}, max {_fmt(d['max'])}")
+    t.add_row("branching factor", f"mean {_fmt(b['mean'])}, max {_fmt(b['max'])}")
+    t.add_row("speed", f"{_fmt(summary['games_per_s'], 1)} games/s, {_fmt(summary['decisions_per_s'], 0)} decisions/s")
+    con.print(t)
+    s = Table(title="by seat (completed games; ties split)")
+    for col in ("seat", "player", "win rate", "95% CI", "mean score"):
+        s.add_column(col, justify="right")
+    for i, w in enumerate(summary["wins_by_seat"]):
+        lo, hi = summary["wins_ci95"][i]
+        s.add_row(f"p{i + 1}", summary["players"][i], _fmt(w, 3), f"[{_fmt(lo, 3)}, {_fmt(hi, 3)}]",
+                  _fmt(summary["mean_scores"][i], 2))
+    con.print(s)
+    for e in summary["first_errors"]:
+        # The message is plain text: `error[no-card]` must not be read as rich markup, nor wrapped.
+        con.print(f"[red]error[/red] in run {e['run']} (game seed {e['game_seed']}):", highlight=False)
+        con.print(e["error"], markup=False, highlight=False, soft_wrap=True)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    sess, spec = open_batch(args)
+    if args.out is not None:
+        note_replaced(args.out, ["games.csv", "decisions.csv", "results.csv", "summary.json"])
+        make_out(args.out)
+    if not args.json:
+        print(f"{sess.name}: {args.n} games, seed {spec.seed}, players {' '.join(spec.lineup)}"
+              + (f", {args.jobs} jobs" if args.jobs > 1 else ""), file=sys.stderr)
+    records, elapsed = play_batch(sess, spec, args)
+    summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed)
+    if args.out is not None:
+        full = {
+            "format": "recycle-run", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
+            "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed, "interpreter": __version__,
+            "params": {"declares": spec.params, "max_decisions": spec.max_decisions, "max_idle_steps": spec.max_idle_steps,
+                       "games": args.n, "transcripts": spec.transcript_level},
+            "summary": {k: v for k, v in summary.items() if k not in ("elapsed_s", "games_per_s", "decisions_per_s")},
+            "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"], "decisions_per_s": summary["decisions_per_s"],
+                       "jobs": args.jobs},
+        }
+        try:
+            write_core_files(args.out, sess.name, records, sess.prog.direction, full)
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: cannot write the results ({e.strerror or e})") from None
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print_run_table(summary)
+        if args.out is not None:
+            print(f"wrote {args.out}/games.csv, decisions.csv, results.csv, summary.json"
+                  + (", transcripts/" if spec.transcript_level != "none" else ""))
+    return 0

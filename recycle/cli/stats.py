@@ -1,0 +1,121 @@
+"""`recycle stats`: statistics, plots, heuristics and card flow over N seeded games (flow-and-analytics §6).
+
+`recycle stats GAME` plays a batch of N seeded games and writes, into one folder, the tidy CSVs
+of `recycle run`, the statistics of §3 (summary.json, branching_by_index.csv, seats.csv), the
+heuristics an all-random batch gives (§4), the flow diagrams of run 0 and of the whole batch,
+and the plots (§3.7).  With --heuristics it plays the three batches of §3.1 instead
+(recycle.cli.heuristics).  Run i with seed S is run i of `recycle run --seed S`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..analysis.summary import format_summary
+from ..errors import UsageError
+from .batches import note_replaced
+from .flow import categories_line, default_out, flow_names
+from .heuristics import HEURISTIC_GAMES, cmd_stats_heuristics
+from .options import (
+    SEED_HELP, add_batch_options, declared_categories, formats, graph_formats, positive,
+)
+from .statsbatch import STATS_FILES, open_batch_ai, playing_level, plot_names, stats_batch
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def register(sub) -> None:
+    """Add `stats` to the CLI's subcommands."""
+    s = sub.add_parser(
+        "stats", help="statistics, plots, heuristics and card flow over N seeded games",
+        description="Play N seeded games and write into one folder: the tidy CSVs of `recycle run`, summary.json "
+                    "(length, branching, win rates with 95% intervals, ties, information categories, timing), "
+                    "branching_by_index.csv, seats.csv, heuristics.json/.csv, the card-flow diagrams of run 0 "
+                    "(flow.*) and of the batch (flow-aggregate.*), and the plots branching, length, scores and "
+                    "winrate. Seeds: " + SEED_HELP + ".")
+    add_batch_options(s, 100)
+    s.set_defaults(out=None)
+    for action in s._actions:  # the folder has a default here, and transcripts are written into it
+        if action.dest == "out":
+            action.help = ("output folder (default ./stats-<game>); files of an earlier run there are replaced, "
+                           "with a note saying which")
+        elif action.dest == "json":
+            action.help = "print summary.json instead of the text summary"
+    s.add_argument("--include-limited", action="store_true",
+                   help="count games stopped at a decision or step limit in the outcomes (default: left out)")
+    s.add_argument("--plot-format", dest="plot_formats", type=formats(set(PLOT_FORMATS), "plot"),
+                   default=("png", "svg"), metavar="FMT[,FMT]", help="plot formats (default png,svg)")
+    s.add_argument("--flow-format", dest="flow_formats", type=formats(graph_formats(), "image"),
+                   default=("svg", "png"), metavar="FMT[,FMT]", help="flow diagram formats (default svg,png)")
+    s.add_argument("--bootstrap", type=positive, default=1000, metavar="B",
+                   help="bootstrap resamples for the 95%% intervals (default 1000)")
+    s.add_argument("--declared", type=declared_categories, metavar="CATS",
+                   help="declared information categories, e.g. Hidden,Private,Taken")
+    s.add_argument("--rotate", action="store_true",
+                   help="shift the lineup one seat per run (run i gives seat s the kind of lineup[(s - i) mod n]), "
+                        "to cancel seat advantage when kinds are compared")
+    s.add_argument("--heuristics", action="store_true",
+                   help="play three batches into DIR/random/, DIR/ai-vs-random/ (one AI against random players, "
+                        "rotated) and DIR/ai/ (all AI), and write the game-quality heuristics (heuristics.json, "
+                        "heuristics.csv, evaluation.json) computed from them; -n defaults to "
+                        f"{HEURISTIC_GAMES} here (each batch)")
+    s.add_argument("--ai", metavar="KIND",
+                   help="the AI of --heuristics: F (flat Monte Carlo, default), M (IS-MCTS) or P (PIMC)")
+    s.add_argument("--ai-budget", type=positive, metavar="N",
+                   help="budget of the searching players: playouts per option for F (default 10), iterations per "
+                        "decision for M and P (default 200)")
+    for action in s._actions:
+        if action.dest == "n":  # 100, or HEURISTIC_GAMES with --heuristics
+            action.default = None
+            action.help = f"number of games (default 100; {HEURISTIC_GAMES} per batch with --heuristics)"
+    s.set_defaults(func=cmd_stats)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    if args.n is None:
+        args.n = HEURISTIC_GAMES if args.heuristics else 100
+    if args.heuristics:
+        return cmd_stats_heuristics(args)
+    if args.ai is not None:
+        raise UsageError("--ai chooses the AI of --heuristics; to put AI players in one batch use --players, "
+                         "e.g. --players MRRR")
+
+    user_level = args.transcripts
+    wanted_out = args.out
+    args.out = Path(".")  # so that open_batch keeps the transcript level; the folder is decided below
+    args.transcripts = playing_level(args.n, user_level)
+    sess, spec = open_batch_ai(args)
+    args.out = wanted_out
+    out = default_out(args, "stats", sess.name)
+    if not args.json:
+        print(f"{sess.name}: {args.n} games, seed {spec.seed}"
+              + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
+              + f", players {' '.join(spec.lineup)}" + (" rotated" if spec.rotate else "")
+              + (f", {args.jobs} jobs" if args.jobs > 1 else ""),
+              file=sys.stderr)
+    note_replaced(out, STATS_FILES + ["lead.csv", "spread.csv"] + flow_names("flow", args.flow_formats)
+                   + flow_names("flow-aggregate", args.flow_formats)
+                   + [f"{p}.{f}" for p in plot_names() for f in args.plot_formats])
+    b = stats_batch(args, sess, spec, out, user_level, flow=True, random_heuristics=True)
+    doc, stats, info, heur, files, timing = b["doc"], b["stats"], b["info"], b["heur"], b["files"], b["timing"]
+
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    print(format_summary(stats, None))
+    if info is not None:
+        print(categories_line(info).replace("information:", "Information:", 1)
+              + (f" (from {b['flow_runs']} games)" if b["flow_runs"] > 1 else ""))
+    if heur is not None:
+        fair = next(e for e in heur["heuristics"] if e["name"] == "Fairness")
+        if fair["value"] is not None:
+            print(f"Fairness {fair['value']:.3f}; AI heuristics not applicable in a plain batch "
+                  "(they need a searching player: recycle stats --heuristics); see heuristics.json")
+    t = timing
+    if t.get("games_per_second"):
+        print(f"Time: {t['wall_seconds']:.2f} s ({t['games_per_second']:.1f} games/s)")
+    print(f"wrote {len(files) + 1} files into {out}/ (summary.json, CSVs, flow, plots"
+          + (", transcripts/" if any(f.startswith("transcripts/") for f in files) else "") + ")")
+    return 0

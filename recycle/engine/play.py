@@ -1,0 +1,46 @@
+"""Whole games: a compiled program played to the end by one player object per seat."""
+from __future__ import annotations
+
+from ..errors import UsageError
+from . import algorithms as alg
+from .program import Program
+from .results import GameResult
+from .state import WAITING
+
+# Lineup codes of players whose decisions sample atomic blocks instead of enumerating them.
+SAMPLING_CODES = frozenset({"R"})
+
+
+def samples_atomic(player) -> bool:
+    """Does this player's seat sample atomic blocks (E4)?  The `atomic_sampling` attribute, else its lineup code."""
+    v = getattr(player, "atomic_sampling", None)
+    if v is None:
+        v = getattr(player, "code", None) in SAMPLING_CODES
+    return bool(v)
+
+
+def play_game(prog: Program, seed: int, players, max_decisions: int = 2000, max_idle_steps: int = 10000,
+              recorder=None) -> GameResult:
+    """Play one game with one player object per seat; the result's `.choices` is the transcript core."""
+    players = list(players)
+    if len(players) != prog.n_players:
+        raise UsageError(f"the game has {prog.n_players} players, but {len(players)} player objects were given")
+    sampling = [samples_atomic(pl) for pl in players] if prog.has_atomic else None
+    st = prog.new_game(seed, max_decisions, max_idle_steps, recorder, sampling)
+    for s, pl in enumerate(players):
+        pl.start(prog, s, alg.derive(seed, "seat", s))
+    choices = []
+    apply = prog.apply
+    if recorder is None:
+        while st.status == WAITING:
+            i = players[st.chooser].choose(prog, st)
+            choices.append(i)
+            apply(st, i)
+    else:
+        while st.status == WAITING:
+            pl = players[st.chooser]
+            i = pl.choose(prog, st)
+            choices.append(i)
+            apply(st, i, getattr(pl, "code", None))
+    return prog.result(st)
+

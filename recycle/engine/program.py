@@ -1,0 +1,248 @@
+"""The compiled program and the machine that runs it (design.md "Engine").
+
+`recycle.compiler.compile_game` turns a checked AST into a `Program`: its registries (piles,
+storage cells, card kinds), a flat list of `code` ops (one closure per program item, stage
+test, stage advance, ...), the scoring closure and a template state produced by running
+`setup` once.
+
+    st = prog.new_game(seed)        # declares + setup done, advanced to the first decision or the end
+    prog.is_terminal(st)            # or st.status
+    prog.chooser(st)                # seat to decide (None unless waiting)
+    prog.options(st)                # list[Option], cached per decision
+    prog.apply(st, i)               # take option i; advances to the next decision or the end
+    prog.result(st)                 # GameResult
+    prog.describe(st, option)       # list of resolved action texts (§6.9)
+    prog.view(st, p)                # what seat p observes (§17)
+    prog.determinize(st, p, rng)    # a state sampled from p's information set (§17.4)
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Optional
+
+from ..errors import NOWHERE, GameRuntimeError, InternalError, Span, UsageError
+from . import algorithms as alg
+from . import describe as _describe
+from . import visibility as _visibility
+from .ops import REDO
+from .recording import EventSink
+from .registry import Registry
+from .results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
+from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, Option, State
+
+# How many random paths the random player tries through an atomic block before the
+# block contributes no option (extensions E4; docs/language.md, "atomic").
+ATOMIC_ATTEMPTS = 100
+
+
+class Program(Registry):
+    """A compiled game: registries, code, scoring and the template state.  Create with compile_game()."""
+
+    def __init__(self, game: Any, filename: str = "<string>", warnings=()):
+        super().__init__()
+        self.game = game
+        self.filename = filename
+        self.warnings = tuple(warnings)
+        self.params: dict = {}
+        self.declared: dict = {}
+        self.n_teams = 0
+        self.teams: list[tuple] = []
+        self.team_of: list[int] = []
+        self.direction = "max"
+        # code
+        self.code: list = []
+        self.code_span: list = []  # pc -> Span of the item / condition
+        self.code_stages: list = []  # pc -> tuple of enclosing stage spans, innermost first
+        self.choice_span: dict = {}
+        self.score_fn: Optional[Callable] = None
+        self.template: Optional[State] = None
+        self.setup_events: list = []  # (deck, pid, cards) of setup, for recorders
+        self.nslots = 0
+        self.source_hash: Optional[str] = None
+        self.keys_fn: Optional[Callable] = None  # tie-break keys per player (E5)
+        self.has_atomic = False
+        self.atomic_attempts = ATOMIC_ATTEMPTS
+        self.atomic_paths = 0  # complete paths walked by the decision being built
+        self.atomic_max_paths = 50_000  # then the decision samples its atomic blocks (compiler.ATOMIC_MAX_PATHS)
+
+    # ------------------------------------------------------------ playing
+
+    def new_game(self, seed: int, max_decisions: int = 2000, max_idle_steps: int = 10000,
+                 recorder=None, sampling=None) -> State:
+        """A fresh game (declares and setup done) advanced to its first decision point or its end.
+
+        `sampling`: per seat, True when that seat's decisions sample atomic blocks (the random
+        player) instead of enumerating them (extensions E4); None: every seat enumerates.
+        """
+        st = self.template.clone()
+        st.rng = random.Random(seed)
+        st.seed = seed
+        st.max_decisions = max_decisions
+        st.max_steps = max_idle_steps
+        st.sampling = tuple(bool(x) for x in sampling) if sampling is not None and any(sampling) else None
+        if recorder is not None:
+            sink = EventSink(self, recorder)
+            st.rec = sink
+            sink.teams(self.teams)
+            for deck, pid, cards in self.setup_events:
+                sink.create(st, deck, pid, cards)
+        self.run(st)
+        return st
+
+    def is_terminal(self, st: State) -> bool:
+        return st.status >= DONE
+
+    def chooser(self, st: State) -> Optional[int]:
+        return st.chooser if st.status == WAITING else None
+
+    def options(self, st: State) -> list:
+        """The options of the pending decision (empty when the game is over)."""
+        return st.opts if st.status == WAITING else []
+
+    def apply(self, st: State, i: int, kind: Optional[str] = None) -> None:
+        """Take option i of the pending decision; run to the next decision point or the end."""
+        if st.status != WAITING:
+            raise UsageError("apply(): the game is not waiting for a decision")
+        opts = st.opts
+        if not (0 <= i < len(opts)):
+            raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
+        n = st.decisions + 1
+        st.records.append((n, st.chooser, len(opts), i, st.pc))
+        st.decisions = n
+        st.steps = 0
+        ops = opts[i].ops
+        rec = st.rec
+        if rec is not None:
+            ev = {"type": "decision", "n": n, "seat": st.chooser, "kind": kind, "options": len(opts), "choice": i}
+            if rec.text:
+                ev["text"] = "; ".join(self.describe(st, opts[i]))
+            rec.raw(ev)
+        redo = REDO
+        try:
+            for op in ops:
+                redo[op[0]](st, op)
+        except Exception as e:  # replaying a built option cannot fail
+            raise InternalError(f"replaying option {i} failed: {e!r}") from e
+        st.opts = None
+        st.pc += 1
+        st.status = RUNNING
+        self.run(st)
+
+    def run(self, st: State) -> None:
+        """Execute code ops until a decision point, the end, a limit or a run-time error."""
+        code = self.code
+        try:
+            while st.status == RUNNING:
+                code[st.pc](st)
+        except GameRuntimeError as e:
+            self._error(st, e)
+        except RecursionError:
+            self._error(st, GameRuntimeError("resource", "the game nests too deeply for this implementation",
+                                             self.code_span[st.pc]))
+        except (InternalError, UsageError):
+            raise
+        except Exception as e:
+            raise InternalError(f"internal error at {self.code_span[st.pc]}: {e!r}") from e
+
+    def _context(self, st: State) -> str:
+        stages = self.code_stages[st.pc]
+        s = f"decision {st.decisions + (1 if st.pc in self.choice_span else 0)}, current player {st.pcyc[-2]}"
+        if stages:
+            s += ", stages at " + " < ".join(f"{sp.line}:{sp.column}" for sp in stages)
+        return s
+
+    def _error(self, st: State, e: GameRuntimeError) -> None:
+        st.log = None
+        st.error = e.with_context(self._context(st))
+        st.status = ERROR
+        st.opts = None
+        if st.rec is not None:
+            self._end_event(st)
+
+    def _limit(self, st: State, which: str, span: Span) -> None:
+        st.limit = (which, span)
+        st.status = LIMIT
+        try:
+            st.scores = self.score_fn(st)
+            st.keys = self.keys_fn(st) if self.keys_fn is not None else None
+        except GameRuntimeError as e:
+            st.scores = None
+            st.error = e.with_context("while scoring provisionally after the limit")
+        if st.rec is not None:
+            self._end_event(st)
+
+    def _end_event(self, st: State) -> None:
+        r = self.result(st)
+        st.rec.raw({"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
+                    "scores": r.scores, "ranks": r.ranks, "win_share": r.shares,
+                    "error": r.error.text if r.error else None})
+
+    def finish(self, st: State) -> None:
+        """The END op: score every player (§15)."""
+        st.scores = self.score_fn(st)
+        if self.keys_fn is not None:
+            st.keys = self.keys_fn(st)
+        st.status = DONE
+        if st.rec is not None:
+            self._end_event(st)
+
+    # ------------------------------------------------------------ results
+
+    def result(self, st: State) -> GameResult:
+        """The GameResult of a finished game (or of the game so far)."""
+        records = [DecisionRecord(n, ch, b, i, str(self.choice_span.get(pc, NOWHERE)))
+                   for n, ch, b, i, pc in st.records]
+        status = st.status
+        scores = ranks = shares = winners = None
+        limit = error = score_error = None
+        if status == ERROR:
+            outcome, reason = "error", "error"
+            e = st.error
+            error = ErrorInfo(e.cls, e.message, str(e.span), tuple(e.context), e.format())
+        else:
+            if status == DONE:
+                outcome, reason = "completed", "normal"
+            elif status == LIMIT:
+                outcome = "limit"
+                which, span = st.limit
+                reason = "decision_limit" if which == "decisions" else "step_limit"
+                limit = LimitInfo(which, st.decisions, st.steps, str(span))
+                if st.error is not None:
+                    e = st.error
+                    score_error = ErrorInfo(e.cls, e.message, str(e.span), tuple(e.context), e.format())
+            else:
+                outcome, reason = "running", "running"
+            if st.scores is not None:
+                scores = list(st.scores)
+                ranks, shares = alg.competition_ranks(scores, self.direction, st.keys)
+                winners = [p for p, r in enumerate(ranks) if r == 1]
+        return GameResult(outcome, reason, st.seed, self.direction, records, scores, ranks, shares, winners,
+                          limit, error, self.warnings, [r[3] for r in st.records], score_error)
+
+    # ------------------------------------------------------------ descriptions (§6.9)
+
+    # ------------------------------------------------------------ descriptions and visibility
+
+    def card_text(self, st: State, c: int) -> str:
+        """A card as its attribute values joined by '-', prefixed by '<deck>:' unless the deck is DEFAULT."""
+        return _describe.card_text(st, c)
+
+    def describe(self, st: State, option: Option, viewer: Optional[int] = None) -> list[str]:
+        """The resolved actions of an option, in order; with `viewer`, cards that player cannot see are hidden."""
+        return _describe.describe(self, st, option, viewer)
+
+    def sees(self, p: int, pid: int) -> bool:
+        """Does player p see the content of pile pid (§17.2)?"""
+        return _visibility.sees(self, p, pid)
+
+    def view(self, st: State, p: int) -> dict:
+        """What player p observes (§17.1); see visibility.view."""
+        return _visibility.view(self, st, p)
+
+    def pile_order(self) -> list:
+        """Pile ids sorted by key (deterministic whatever order piles were registered in)."""
+        return _visibility.pile_order(self)
+
+    def determinize(self, st: State, p: int, rng: random.Random) -> State:
+        """A state from p's information set (§17.4); see visibility.determinize."""
+        return _visibility.determinize(self, st, p, rng)

@@ -1,0 +1,74 @@
+"""Recorders of the real game: the engine's callbacks turned into transcript events (flow-and-analytics §5.2)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .state import PointMap
+
+if TYPE_CHECKING:
+    from .registry import Registry
+
+
+class ListRecorder(list):
+    """A recorder that keeps every event dict in a list."""
+
+    def event(self, d: dict) -> None:
+        self.append(d)
+
+
+class EventSink:
+    """Turns engine callbacks into event dicts in the transcript format (flow-and-analytics §5.2)."""
+
+    __slots__ = ("prog", "out", "text")
+
+    def __init__(self, prog: Registry, recorder):
+        self.prog = prog
+        self.out = recorder.event if hasattr(recorder, "event") else recorder
+        # Describing the chosen option costs more than playing it: a recorder
+        # that only counts events says so with `wants_text = False`.
+        self.text = getattr(recorder, "wants_text", True)
+
+    def card(self, st, c) -> str:
+        return f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
+
+    def move(self, st, c, a, b):
+        loc = self.prog.loc_json
+        self.out({"type": "move", "card": self.card(st, c), "from": loc(a), "to": loc(b)})
+
+    def remember(self, st, c, m):
+        loc = self.prog.loc_json
+        self.out({"type": "remember", "card": self.card(st, c), "from": loc(st.where[c]), "to": loc(m)})
+
+    def forget(self, st, c, m):
+        self.out({"type": "forget", "card": self.card(st, c), "loc": self.prog.loc_json(m)})
+
+    def swap(self, st, a, b, a_to_b, b_to_a):
+        loc = self.prog.loc_json
+        self.out({"type": "swap", "a": loc(a), "b": loc(b),
+                  "a_to_b": [self.card(st, c) for c in a_to_b], "b_to_a": [self.card(st, c) for c in b_to_a]})
+
+    def shuffle(self, st, pid):
+        self.out({"type": "shuffle", "loc": self.prog.loc_json(pid)})
+
+    def set(self, st, slot, v):
+        owner, kind, name = self.prog.slot_key[slot]
+        if isinstance(v, PointMap):
+            v = v.to_json()
+        elif kind == "ply":
+            v = None if v is None else f"p{v + 1}"
+        self.out({"type": "set", "owner": self.prog.owner_text(st, owner), "store": kind, "key": name, "value": v})
+
+    def turn(self, p):
+        self.out({"type": "turn", "seat": p})
+
+    def create(self, st, deck, pid, cards):
+        catt = st.catt
+        self.out({"type": "create", "deck": deck, "to": self.prog.loc_json(pid),
+                  "cards": [{"card": self.card(st, c), "att": dict(catt[c])} for c in cards]})
+
+    def teams(self, teams):
+        self.out({"type": "teams", "teams": [list(t) for t in teams]})
+
+    def raw(self, d: dict):
+        self.out(d)
+

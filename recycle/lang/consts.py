@@ -1,0 +1,189 @@
+"""Constant values of a checked game: declares (with parameter overrides), setup counts, teams, boards.
+
+What the checker folds at load time and the compiler reads when it builds the program, from the
+same functions, so both see the same numbers (language spec §3.8, §4; extensions E1, E6).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Optional
+
+import attrs
+
+from ..errors import UsageError
+from . import ast as A
+from . import values
+from .ast import T
+
+
+class ConstError(Exception):
+    def __init__(self, message: str, node):
+        super().__init__(message)
+        self.node = node
+
+
+def const_value(node, env: dict):
+    """Evaluate a constant expression (declare values, setup counts); raises ConstError."""
+    if isinstance(node, A.IntLit):
+        return node.value
+    if isinstance(node, A.Name):
+        return node.value
+    if isinstance(node, A.Var):
+        return env[node.name]
+    if isinstance(node, A.NameList):
+        return list(node.names)
+    if isinstance(node, A.Range):
+        return list(range(const_value(node.lo, env), const_value(node.hi, env) + 1))
+    if isinstance(node, A.Arith):
+        vals = [const_value(a, env) for a in node.args]
+        try:
+            return _arith_value(node.op, vals)
+        except (ZeroDivisionError, ValueError) as e:
+            raise ConstError(f"arithmetic error: {e}", node) from None
+    if isinstance(node, A.IntFn):
+        v = const_value(node.arg, env)
+        if v < 0:
+            raise ConstError(f"({node.fn} {v}): negative argument", node)
+        return values.tri(v) if node.fn == "tri" else values.fib(v)
+    if isinstance(node, A.Compare):
+        l, r = const_value(node.left, env), const_value(node.right, env)
+        return {"==": l == r, "!=": l != r, "<": l < r, ">": l > r, "<=": l <= r, ">=": l >= r}[node.op]
+    if isinstance(node, A.Logic):
+        vals = [const_value(a, env) for a in node.args]
+        return all(vals) if node.op == "and" else any(vals)
+    if isinstance(node, A.Not):
+        return not const_value(node.arg, env)
+    raise ConstError("not a constant expression", node)
+
+
+def _arith_value(op: str, vals: list) -> int:
+    if op == "+":
+        return sum(vals)
+    if op == "*":
+        r = 1
+        for v in vals:
+            r *= v
+        return r
+    a, b = vals
+    if op == "-":
+        return a - b
+    if op == "//":
+        return values.trunc_div(a, b)
+    if op == "%":
+        return values.trunc_mod(a, b)
+    return values.power(a, b)
+
+
+PARAM_TYPES = {T.INT: "an integer", T.STR: "a NAME (uppercase letters)", T.BOOL: "true or false",
+               T.STRS: "a comma-separated list of NAMEs", T.INTS: "a range A..B or a comma-separated list of integers"}
+
+
+def parse_param(text: str, t: T):
+    """A --param value read as the declared type; raises ValueError with the expected shape."""
+    s = text.strip()
+    if t == T.INT and re.fullmatch(r"-?[0-9]+", s):
+        return int(s)
+    if t == T.STR and re.fullmatch(r"[A-Z]+", s):
+        return s
+    if t == T.BOOL and s.lower() in ("true", "false"):
+        return s.lower() == "true"
+    if t == T.STRS:
+        parts = [p.strip() for p in s.strip("()").split(",")]
+        if all(re.fullmatch(r"[A-Z]+", p) for p in parts):
+            return parts
+    if t == T.INTS:
+        m = re.fullmatch(r"\(?\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*\)?", s)
+        if m:
+            return list(range(int(m.group(1)), int(m.group(2)) + 1))
+        parts = [p.strip() for p in s.strip("()").split(",")]
+        if all(re.fullmatch(r"-?[0-9]+", p) for p in parts):
+            return [int(p) for p in parts]
+    raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {text!r}")
+
+
+def declared_values(game: A.Game, params: Optional[dict] = None) -> dict:
+    """The values of every declare, in order, with parameter overrides applied (spec §3.8, E6).
+
+    Raises UsageError for an unknown parameter or a value of the wrong type.
+    """
+    params = dict(params or {})
+    types = {d.var: d.type for d in game.declares}
+    for name in params:
+        if name not in types:
+            known = ", ".join(sorted(types)) or "none"
+            raise UsageError(f"unknown parameter {name!r}: this game declares {known}")
+    env: dict = {}
+    for d in game.declares:
+        if d.var in params:
+            v = params[d.var]
+            if isinstance(v, str) and d.type != T.STR:
+                try:
+                    v = parse_param(v, d.type)
+                except ValueError as e:
+                    raise UsageError(f"parameter {d.var}: {e}") from None
+            elif not _value_has_type(v, d.type):
+                raise UsageError(f"parameter {d.var}: expected {PARAM_TYPES.get(d.type, str(d.type))}, got {v!r}")
+            env[d.var] = v
+        else:
+            env[d.var] = const_value(d.value, env)
+    return env
+
+
+def _value_has_type(v, t: T) -> bool:
+    if t == T.INT:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if t == T.BOOL:
+        return isinstance(v, bool)
+    if t == T.STR:
+        return isinstance(v, str)
+    if t == T.STRS:
+        return isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v)
+    if t == T.INTS:
+        return isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v)
+    return False
+
+
+def resolve_teams(teams: tuple, n: int):
+    """Team member lists as 0-based ids (spec §4.5): (teams, one_based) or raises ValueError."""
+    flat = [m for t in teams for m in t]
+    if len(set(flat)) != len(flat):
+        dup = next(m for m in flat if flat.count(m) > 1)
+        raise ValueError(f"player {dup} is listed twice in create teams")
+    if all(0 <= m < n for m in flat):
+        return [list(t) for t in teams], False
+    if all(1 <= m <= n for m in flat):
+        return [[m - 1 for m in t] for t in teams], True
+    written = " ".join("(" + ", ".join(map(str, t)) + ")" for t in teams)
+    raise ValueError(f"team members must be player ids 0..{n - 1} (or seats 1..{n}), but (create teams {written}) is neither")
+
+
+def walk(node):
+    """Every AST node below (and including) node, depth-first."""
+    yield node
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        for sub in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(sub, A.Node):
+                yield from walk(sub)
+
+
+def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:
+    """(shape, dimensions, capacity or 0) of a `create board` form, from constants (raises ConstError)."""
+    dims = tuple(const_value(d, env) for d in node.shape.dims)
+    cap = const_value(node.capacity, env) if node.capacity is not None else 0
+    return node.shape.shape, dims, cap
+
+
+def board_problem(node: A.CreateBoard, env: dict) -> Optional[str]:
+    """Why a board's constant shape or capacity is invalid, or None."""
+    try:
+        shape, dims, cap = board_values(node, env)
+    except ConstError as e:
+        return str(e)
+    if any(not isinstance(d, int) or d < 1 for d in dims):
+        what = "rows and columns" if shape == "square" else "row lengths"
+        return f"a {shape} board needs {what} of at least 1, but ({shape} {' '.join(map(str, dims))}) has not"
+    if node.capacity is not None and cap < 1:
+        return f"a cell capacity must be at least 1, but (capacity {cap}) is given"
+    return None

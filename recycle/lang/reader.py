@@ -1,0 +1,266 @@
+"""Layer one of loading: game text -> S-expressions (lists and atoms) with positions.
+
+Lark's LALR parser reads the surface grammar in grammars/recycle.lark.  Before
+parsing, the token stream is checked for balanced parentheses so that a missing
+`)` is reported at the `(` left open, and stray `)` after the game become a
+warning (language spec §2.7).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from pathlib import Path
+
+import attrs
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+
+from ..errors import Diagnostic, InternalError, LoadError
+from .source import SourceFile
+from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
+
+@attrs.frozen(slots=True)
+class Atom:
+    """A token: kind is NAME, VAR, INT, KEYWORD, OP, COMMA, COLON or DOTDOT."""
+
+    kind: str
+    text: str
+    span: Span = attrs.field(eq=False, repr=False)
+
+    @property
+    def value(self):
+        if self.kind == "INT":
+            return int(self.text)
+        if self.kind == "VAR":
+            return self.text[1:]
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@attrs.frozen(slots=True)
+class SList:
+    """A parenthesised form; its span is the position of its `(`."""
+
+    items: tuple
+    span: Span = attrs.field(eq=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    @property
+    def head(self):
+        return self.items[0] if self.items else None
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+def to_text(x, limit: int = 60) -> str:
+    """A short one-line rendering of an S-expression for messages."""
+    if isinstance(x, Atom):
+        return x.text
+    parts = []
+    for item in x.items:
+        t = to_text(item, limit)
+        if parts and t in (",",):
+            parts[-1] += ","
+            continue
+        parts.append(t)
+    s = "(" + " ".join(parts) + ")"
+    if len(s) > limit:
+        s = s[: limit - 4] + " …)"
+    return s
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_text() -> str:
+    """The Lark grammar, from the installed package or the source tree."""
+    try:
+        return resources.files("recycle.grammars").joinpath("recycle.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        here = Path(__file__).resolve().parent.parent / "grammars" / "recycle.lark"
+        return here.read_text("utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+_WORD_OK = {
+    "NAME": re.compile(r"[A-Z]+\Z"),
+    "VAR": re.compile(r"'[A-Z]+\Z"),
+    "INT": re.compile(r"[0-9]+\Z"),
+}
+
+
+def _lexical_message(ch: str) -> str:
+    if ch == ";":
+        return "a single `;` is not allowed: comments start with `;;`"
+    if ch == ".":
+        return "a single `.` is not allowed: ranges are written A..B"
+    if ch in "=!/":
+        return f"`{ch}` alone is not an operator (did you mean `==`, `!=` or `//`?)"
+    if ch == "'":
+        return "`'` must be followed by an uppercase variable name, e.g. 'P"
+    if ch == '"':
+        return "there are no quoted strings in RECYCLE: names are bare uppercase words"
+    if not ch.isascii():
+        return f"character {ch!r} (U+{ord(ch):04X}) is not allowed outside comments"
+    return f"character {ch!r} is not allowed outside comments"
+
+
+def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
+    span = src.span(tok.line, tok.column, tok.end_line, tok.end_column)
+    text = str(tok)
+    t = tok.type
+    if t != "WORD":
+        return Atom(t, text, span)
+    for kind, rx in _WORD_OK.items():
+        if rx.match(text):
+            return Atom(kind, text, span)
+    if text.islower() and text.isalpha():
+        if text in KEYWORDS or text in EXTENSION_KEYWORDS:
+            return Atom("KEYWORD", text, span)
+        if text in UNSUPPORTED_WORDS:
+            errors.append(src.diag("error", "unsupported", UNSUPPORTED_WORDS[text], span))
+        else:
+            hint = f" (names are uppercase: {text.upper()})" if len(text) > 1 else ""
+            errors.append(src.diag("error", "lexical", f"unknown keyword `{text}`{hint}", span))
+        return Atom("KEYWORD", text, span)
+    body = text[1:] if text.startswith("'") else text
+    if text.startswith("'"):
+        why = f"malformed variable `{text}`: a variable is ' followed by uppercase letters only"
+    elif any(c.isdigit() for c in body) and any(c.isalpha() for c in body):
+        why = f"malformed word `{text}`: names cannot mix letters and digits (write e.g. (game vloc LOC 4))"
+    else:
+        why = f"malformed word `{text}`: names are all uppercase, keywords all lowercase"
+    errors.append(src.diag("error", "lexical", why, span))
+    return Atom("NAME", text, span)
+
+
+def tokenize(src: SourceFile) -> list[Token]:
+    """All tokens of the file; a character that cannot start a token is a lexical error."""
+    toks: list[Token] = []
+    errors: list[Diagnostic] = []
+    text = src.text
+    pos = 0
+    lexer = _parser()
+    while True:
+        try:
+            for tok in lexer.lex(text[pos:] if pos == 0 else _blank_prefix(text, pos)):
+                toks.append(tok)
+            break
+        except UnexpectedCharacters as e:
+            span = src.span(e.line, e.column)
+            ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+            errors.append(src.diag("error", "lexical", _lexical_message(ch), span))
+            if len(errors) >= 20:
+                break
+            # Resume after the bad character, keeping positions by blanking
+            # the text before it (lines and columns stay true).
+            pos = e.pos_in_stream + 1
+            toks = [t for t in toks if t.start_pos < e.pos_in_stream]
+    if errors:
+        raise LoadError(errors)
+    return toks
+
+
+def _blank_prefix(text: str, pos: int) -> str:
+    return re.sub(r"[^\n]", " ", text[:pos]) + text[pos:]
+
+
+def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
+    """Parse the file into top-level S-expressions; returns (forms, warnings)."""
+    toks = tokenize(src)
+    warnings: list[Diagnostic] = []
+    errors: list[Diagnostic] = []
+    # Balance check on the token stream, so that a missing `)` is reported at
+    # the `(` it leaves open and a stray `)` at the `)` itself.
+    stack: list[Token] = []
+    cut = None
+    closed_top = 0
+    for i, tok in enumerate(toks):
+        if tok.type == "LPAR":
+            stack.append(tok)
+        elif tok.type == "RPAR":
+            if stack:
+                stack.pop()
+                if not stack:
+                    closed_top += 1
+            else:
+                rest = toks[i:]
+                if closed_top and all(t.type == "RPAR" for t in rest):
+                    warnings.append(
+                        src.diag(
+                            "warning",
+                            "trailing-paren",
+                            f"{len(rest)} stray `)` after the game form, ignored",
+                            src.span(tok.line, tok.column),
+                        )
+                    )
+                    cut = i
+                else:
+                    errors.append(
+                        src.diag("error", "syntax", "unexpected `)`: no `(` is open here", src.span(tok.line, tok.column))
+                    )
+                break
+    if stack:
+        open_tok = stack[-1]
+        errors.append(
+            src.diag(
+                "error",
+                "syntax",
+                "this `(` is never closed" + (f" ({len(stack)} `(` left open in all)" if len(stack) > 1 else ""),
+                src.span(open_tok.line, open_tok.column),
+            )
+        )
+    if errors:
+        raise LoadError(errors, warnings)
+    if cut is not None:
+        toks = toks[:cut]
+    forms, errs = _build(toks, src)
+    if errs:
+        raise LoadError(errs, warnings)
+    return forms, warnings
+
+
+def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
+    """Feed the checked tokens to Lark's LALR parser and turn its tree into SLists and Atoms."""
+    errors: list[Diagnostic] = []
+    ip = _parser().parse_interactive("")
+    try:
+        for tok in toks:
+            ip.feed_token(tok)
+        tree = ip.feed_eof()
+    except UnexpectedInput as e:  # pragma: no cover - balanced tokens always parse
+        raise InternalError(f"surface grammar rejected a balanced token stream: {e}") from e
+
+    def convert(node):
+        if isinstance(node, Token):
+            return _classify(node, src, errors)
+        children = node.children
+        if node.data == "list":
+            first, last = children[0], children[-1]
+            span = src.span(first.line, first.column, last.end_line, last.end_column)
+            return SList(tuple(convert(c) for c in children[1:-1]), span)
+        raise InternalError(f"unexpected surface node {node.data}")  # pragma: no cover
+
+    forms = [convert(c) for c in tree.children]
+    return forms, errors
+
+
+def parse_tree(text: str) -> Tree:
+    """The raw Lark parse tree of a text (used by tests to check the grammar itself)."""
+    try:
+        return _parser().parse(text.lstrip("\ufeff"))
+    except UnexpectedInput:
+        raise
+    except LarkError:  # pragma: no cover - Lark's other failures are bugs
+        raise

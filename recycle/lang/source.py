@@ -1,0 +1,78 @@
+"""Where game text comes from: a file read once, as text, with its name for positions and its hashes."""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..errors import Diagnostic, LoadError, Span
+
+
+def source_hash(text: str) -> str:
+    """The `sha256:<hex>` of a game text (UTF-8), as `Loaded.source_hash` reports it."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _file_error(path: str | Path, message: str) -> LoadError:
+    return LoadError([Diagnostic("error", "file", message, Span(str(path), 0, 0))])
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a game file; a missing or unreadable file is a LoadError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise _file_error(path, "no such file") from None
+    except IsADirectoryError:
+        raise _file_error(path, "is a directory, not a game file") from None
+    except OSError as e:
+        raise _file_error(path, f"cannot read: {e.strerror or e}") from None
+
+
+class SourceFile:
+    """The text of one game file, with its name for positions, its lines for carets and its hashes.
+
+    `sha256` is the hex digest of the bytes the text came from (the file as stored, byte-order
+    mark included), the digest transcripts record; a text made in memory hashes its UTF-8 form.
+    """
+
+    def __init__(self, text: str, filename: str = "<string>", sha256: str | None = None):
+        self.sha256 = sha256 if sha256 is not None else hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        self.text = text
+        self.filename = filename
+        self.lines = text.split("\n")
+
+    @classmethod
+    def read(cls, path: str | Path) -> SourceFile:
+        """Read a game file once; a missing, unreadable or non-UTF-8 file is a LoadError with its position."""
+        return cls.from_bytes(read_bytes(path), path)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str | Path) -> SourceFile:
+        """The text of a game file's bytes; bytes that are not UTF-8 are a LoadError with their position."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            # Columns count code points and skip the byte-order mark (§2.8);
+            # the bytes before e.start are valid UTF-8 by definition.
+            line = data[: e.start].count(b"\n") + 1
+            line_start = data.rfind(b"\n", 0, e.start) + 1
+            prefix = data[line_start : e.start].decode("utf-8")
+            if line_start == 0:
+                prefix = prefix.removeprefix("\ufeff")
+            col = len(prefix) + 1
+            raise LoadError(
+                [Diagnostic("error", "lexical", "the file is not UTF-8 text", Span(str(path), line, col))]
+            ) from None
+        return cls(text, str(path), hashlib.sha256(data).hexdigest())
+
+    def line(self, n: int) -> str | None:
+        return self.lines[n - 1] if 1 <= n <= len(self.lines) else None
+
+    def span(self, line: int, column: int, end_line: int = 0, end_column: int = 0) -> Span:
+        return Span(self.filename, line, column, end_line, end_column)
+
+    def diag(self, severity: str, cls: str, message: str, span: Span, notes: Iterable[str] = ()) -> Diagnostic:
+        return Diagnostic(severity, cls, message, span, self.line(span.line), tuple(notes))

@@ -1,0 +1,111 @@
+"""One game file loaded and compiled once, and the plays of it: records and transcripts.
+
+This is the layer the commands use: it turns the engine's GameResult and event stream into
+the per-run records of flow-and-analytics §3.2 and the transcript lines of §5.2.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Optional
+
+from ..compiler import compile_loaded
+from ..engine.play import play_game
+from ..engine.program import Program
+from ..lang import SourceFile, load_source
+from ..players import registry
+from ..version import __version__
+from .records import RunRecord
+from .transcript import dumps
+
+
+class _Recorder:
+    """Counts moves and turns of the real game and keeps its events at level `full`."""
+
+    __slots__ = ("keep", "events", "moves", "turns", "wants_text")
+
+    def __init__(self, keep: bool):
+        self.keep = keep
+        self.wants_text = keep
+        self.events: list = []
+        self.moves = 0
+        self.turns = 0
+
+    def event(self, d: dict) -> None:
+        t = d["type"]
+        if t == "move":
+            self.moves += 1
+        elif t == "turn":
+            self.turns += 1
+        if self.keep or t == "decision" or t == "end":
+            self.events.append(d)
+
+
+class GameSession:
+    """A game file loaded and compiled once, with the parameters it was opened with."""
+
+    def __init__(self, path: Path, prog: Program, params: dict, source: SourceFile):
+        self.path = Path(path)
+        self.prog = prog
+        self.params = dict(params)
+        self.source = source  # the text it was compiled from: worker processes compile the same text
+        self.sha256 = source.sha256
+
+    @classmethod
+    def open(cls, path, params: Optional[dict] = None) -> GameSession:
+        """Read the file once, check it (LoadError) and compile it (UsageError for bad parameters)."""
+        return cls.from_source(SourceFile.read(path), params)
+
+    @classmethod
+    def from_source(cls, source: SourceFile, params: Optional[dict] = None) -> GameSession:
+        """Check and compile a game text already read (as worker processes do with the parent's text)."""
+        prog = compile_loaded(load_source(source, params or None), params or None)
+        return cls(Path(source.filename), prog, params or {}, source)
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def n_players(self) -> int:
+        return self.prog.n_players
+
+    def header(self, game_seed: int, lineup: list, run: Optional[int], batch_seed: Optional[int],
+               level: str, max_decisions: int, max_idle_steps: int) -> dict:
+        return {
+            "type": "header", "format": "recycle-transcript", "version": 1,
+            "game": self.name, "file": self.path.name, "sha256": self.sha256,
+            "interpreter": __version__, "players": self.n_players, "lineup": list(lineup),
+            # Overridden declares as the typed values the game saw (--param gives strings).
+            "params": {"declares": {k: self.prog.declared.get(k, v) for k, v in self.params.items()},
+                       "max_decisions": max_decisions, "max_idle_steps": max_idle_steps},
+            "seed": game_seed,
+            "batch": {"seed": batch_seed, "run": run} if batch_seed is not None else None,
+            "level": level,
+        }
+
+    def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: Optional[int] = None,
+             max_decisions: int = 2000, max_idle_steps: int = 10000, level: str = "none",
+             players: Optional[list] = None) -> RunRecord:
+        """Play one game; `level` none|decisions|full decides the transcript kept in the record."""
+        if players is None:
+            players = [registry.make(c) for c in lineup]
+        rec = _Recorder(level == "full")
+        t0 = time.perf_counter()
+        result = play_game(self.prog, game_seed, players, max_decisions, max_idle_steps, rec)
+        ms = (time.perf_counter() - t0) * 1000.0
+        transcript = None
+        if level != "none":
+            transcript = [dumps(self.header(game_seed, lineup, run, batch_seed, level, max_decisions, max_idle_steps))]
+            for ev in rec.events:
+                if level == "decisions" and ev["type"] == "decision":
+                    ev = {k: v for k, v in ev.items() if k != "text"}
+                transcript.append(dumps(ev))
+        rows = [(d.chooser, d.branching, d.chosen) for d in result.decisions]
+        error = result.error.text if result.error else None
+        return RunRecord(
+            run=run, game_seed=game_seed, end_reason=result.end_reason, decisions=result.n_decisions,
+            forced=sum(1 for _, b, _ in rows if b == 1), turns=rec.turns, moves=rec.moves,
+            scores=result.scores, ranks=result.ranks, shares=result.shares, winners=result.winners or [],
+            error=error, decision_rows=rows, lineup=list(lineup), transcript=transcript, ms=ms,
+        )

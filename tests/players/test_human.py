@@ -1,0 +1,129 @@
+"""The human terminal player (H) and `recycle play`, driven by scripted input."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from recycle.lang import parse_game
+from recycle.cli import main
+from recycle.compiler import compile_game
+from recycle.engine.play import play_game
+from recycle.players import registry
+from recycle.players.human import HumanPlayer, HumanQuit, render_view
+
+from support import CORPUS, REPO
+
+BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"
+
+# p1 sees its hand, a face-up OFFER, a face-down stock and p2's hand face down; backs of two decks.
+VIEW_GAME = """
+(game
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX))))
+  (create deck (game vloc OFFER) (deck (RANK (NINE))))
+  (create deck RED (game iloc RED) (deck (RANK (X)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (set (game str NOTE) HELLO)))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 3)))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           ((> (size (game vloc OFFER)) 0) (move (top (game vloc OFFER)) (top ((current player) iloc HAND)))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+@pytest.fixture(scope="module")
+def prog():
+    return compile_game(parse_game(VIEW_GAME))
+
+
+def names(prog, st, seat):
+    return {prog.card_text(st, c) for c in prog.pile(st, seat, "iloc", "HAND")}
+
+
+def test_the_view_shows_own_cards_and_hides_the_rest(prog):
+    st = prog.new_game(4)
+    text = render_view(prog, st, 0)
+    mine, theirs = names(prog, st, 0), names(prog, st, 1)
+    assert all(c in text for c in mine)
+    assert not any(c in text for c in theirs)                      # p2's cards stay hidden
+    assert "p2 iloc HAND: 2 cards face down" in text
+    assert "table iloc STOCK: 2 cards face down" in text
+    assert "table iloc RED: 1 card face down (RED back x1)" in text  # a deck with its own back
+    assert "table vloc OFFER: (1) NINE" in text
+    assert "table str NOTE = HELLO" in text
+
+
+def test_scripted_input_is_validated_and_options_are_hidden(prog):
+    out = io.StringIO()
+    h = HumanPlayer(io.StringIO("\nseven\n0\n3\n2\n"), out)
+    r = play_game(prog, 4, [h, registry.make("R")])
+    text = out.getvalue()
+    assert r.choices[0] == 1                                      # "2" is option 2: take the NINE
+    assert "is not a number" in text and "there is no option 0" in text and "there is no option 3" in text
+    assert "1. move the top card of table iloc STOCK -> p1 iloc HAND" in text   # hidden card: by position
+    assert "2. move NINE table vloc OFFER -> p1 iloc HAND" in text
+
+
+def test_q_and_end_of_input_quit_cleanly(prog):
+    for script in ("q\n", ""):
+        with pytest.raises(HumanQuit):
+            play_game(prog, 4, [HumanPlayer(io.StringIO(script), io.StringIO()), registry.make("R")])
+
+
+def test_forced_decisions_are_taken_and_shown(prog):
+    st = prog.new_game(4)
+    prog.apply(st, 1)  # p1 takes the NINE: p2 has one option left
+    out = io.StringIO()
+    h = HumanPlayer(io.StringIO(""), out)
+    h.start(prog, 1, 0)
+    assert h.choose(prog, st) == 0
+    assert "Only one option, taken: move the top card of table iloc STOCK" in out.getvalue()
+
+
+def play_cli(monkeypatch, capsys, stdin: str, *argv):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(["play", *map(str, argv)])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_recycle_play_narrates_and_writes_a_transcript(monkeypatch, capsys, tmp_path):
+    t = tmp_path / "game.jsonl"
+    # block rummy: p1 (H) against a flat Monte Carlo player; a human who always picks the first option
+    code, out, err = play_cli(monkeypatch, capsys, "1\n" * 400, BLOCK_RUMMY, "--players", "H,F", "--seed", 3,
+                              "--ai-budget", 2, "--transcript", t)
+    assert code == 0, err
+    assert "block_rummy: 2 players [H F], seed 3; you are p1" in out
+    assert "p2 (F) chose" in out and "== decision 1: p1, your turn ==" in out
+    assert "Game over after" in out or "Stopped at" in out
+    assert "== the end, as p1 sees it ==" in out
+    lines = [json.loads(l) for l in t.read_text().splitlines()]
+    assert lines[0]["lineup"] == ["H", "F"]
+    code = main(["replay", str(t), "--game", str(BLOCK_RUMMY)])
+    assert code == 0
+
+
+def test_recycle_play_quit_is_clean(monkeypatch, capsys):
+    code, out, err = play_cli(monkeypatch, capsys, "q\n", BLOCK_RUMMY, "--seed", 1)
+    assert code == 0 and "you quit: game abandoned" in out and "Traceback" not in out + err
+    code, out, err = play_cli(monkeypatch, capsys, "", BLOCK_RUMMY, "--seed", 1)
+    assert code == 0 and "game abandoned" in out
+
+
+def test_recycle_play_bad_lineup_is_a_usage_error(monkeypatch, capsys):
+    code, out, err = play_cli(monkeypatch, capsys, "", BLOCK_RUMMY, "--players", "H,Z")
+    assert code == 2 and "unknown player kind" in err
+
+
+@pytest.mark.needs_corpus
+def test_kuhn_poker_at_the_terminal(monkeypatch, capsys):
+    code, out, err = play_cli(monkeypatch, capsys, "2\n2\n", CORPUS / "cardstock" / "KuhnPoker2.rcy",
+                              "--players", "H,M", "--seed", 5, "--ai-budget", 20)
+    assert code == 0, err
+    head, _, tail = out.partition("== the end")
+    assert "p2 iloc HAND: 1 card face down" in head and "p1 iloc HAND: (1) J" in head
+    assert "p2 vloc REVEAL: (1)" in tail                         # the showdown is shown at the end

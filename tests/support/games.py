@@ -1,0 +1,52 @@
+"""Game texts for tests: a complete game around a few clauses, loaded, run, or one expression evaluated.
+
+`make_game` wraps setup clauses and program items into a complete game; `value_of`
+evaluates one expression in such a game (bound by a final `let` item, read back from
+the state's variable slots), so tests can check the exact value of a query: an int, a
+string, a bool, a tuple of cells, ...
+"""
+from __future__ import annotations
+
+from recycle.lang import parse_game
+from recycle.compiler import compile_game
+from recycle.lang.printer import to_source
+
+DECK = "(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE)) (SUIT (S, H, D, C))))"
+
+
+def make_game(setup: str = "", items: str = "(do ((turn pass)))", players: int = 2, declares: str = "",
+              scoring: str = "(scoring max 0)", deck: str = DECK) -> str:
+    """A complete game text: declares, setup (players, extra clauses, a 36-card deck), items, scoring."""
+    return f"(game {declares}\n (setup (create players {players})\n  {setup}\n  {deck})\n {items}\n {scoring})"
+
+
+def load(text: str, params=None, check_round_trip: bool = True):
+    """Parse (checking parse(print(ast)) == ast) and compile a game text."""
+    g = parse_game(text)
+    if check_round_trip:
+        assert parse_game(to_source(g)) == g
+    return compile_game(g, params)
+
+
+def run(text: str, seed: int = 1, params=None):
+    """(program, state) after a new game advanced to its first decision or its end."""
+    prog = load(text, params)
+    return prog, prog.new_game(seed)
+
+
+def value_of(expr: str, setup: str = "", before: str = "", players: int = 2, declares: str = "", seed: int = 1):
+    """(program, state, value) of an expression evaluated after the `before` items (no decisions)."""
+    items = f"{before}\n (let {expr} 'OUT (do ((turn pass))))"
+    prog, st = run(make_game(setup, items, players, declares), seed)
+    assert st.status == 2, st.error.format() if st.error else st.status  # completed
+    return prog, st, st.env[prog.nslots - 1]
+
+
+def loc(prog, pid) -> tuple:
+    """A stored pile's key as (owner, kind, name, index), owner "table" / "p1" …"""
+    return tuple(prog.loc_json(pid))
+
+
+def idx(prog, coll) -> list:
+    """The location indices of a collection of stored piles (board cells)."""
+    return [prog.pile_key[pid][3] for pid in coll]

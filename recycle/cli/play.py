@@ -92,8 +92,6 @@ def cmd_play(args, inp: Optional[TextIO] = None, out: Optional[TextIO] = None) -
 
 def _final_state(prog, game_seed: int, rec, players, args):
     """The game's last state, rebuilt from its seed and its choices (players never draw from the game stream)."""
-    from ..engine.play import samples_atomic
-
     sampling = [samples_atomic(pl) for pl in players] if prog.has_atomic else None
     st = prog.new_game(game_seed, args.max_decisions, args.max_steps, None, sampling)
     for _seat, _b, chosen in rec.decision_rows:

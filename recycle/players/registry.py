@@ -13,24 +13,17 @@ from __future__ import annotations
 from typing import Optional
 
 from .base import Player
+from .human import HumanPlayer
+from .mcts import ISMCTSPlayer, PIMCPlayer
+from .montecarlo import FlatMonteCarloPlayer
 from .random_player import RandomPlayer
 
-
-def _lazy(module: str, cls: str):
-    def make(**kw):
-        from importlib import import_module
-
-        return getattr(import_module(f"recycle.players.{module}"), cls)(**kw)
-
-    return make
-
-
-KINDS: dict = {
+KINDS: dict[str, type[Player]] = {
     "R": RandomPlayer,
-    "F": _lazy("montecarlo", "FlatMonteCarloPlayer"),
-    "M": _lazy("mcts", "ISMCTSPlayer"),
-    "P": _lazy("mcts", "PIMCPlayer"),
-    "H": _lazy("human", "HumanPlayer"),
+    "F": FlatMonteCarloPlayer,
+    "M": ISMCTSPlayer,
+    "P": PIMCPlayer,
+    "H": HumanPlayer,
 }
 NAMES: dict[str, str] = {"random": "R", "montecarlo": "F", "mcts": "M", "pimc": "P", "human": "H"}
 # Kinds that search and can report the estimates of flow-and-analytics §3.5.

@@ -4,7 +4,9 @@ from __future__ import annotations
 from ...errors import Diagnostic
 from .. import ast as A
 from ..source import SourceFile
-from .builder import Builder, Fail, check_setup
+from .base import Fail
+from .builder import Builder
+from .setup import check_setup, game
 
 __all__ = ["check_game"]
 
@@ -15,9 +17,9 @@ def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic],
     b = Builder(src)
     b.warnings.extend(warnings)
     try:
-        game = b.game(forms)
+        checked = game(b, forms)
     except Fail:
-        game = None
-    if game is not None and not b.errors:
-        check_setup(b, game, params)
-    return game, b.errors, b.warnings
+        checked = None
+    if checked is not None and not b.errors:
+        check_setup(b, checked, params)
+    return checked, b.errors, b.warnings

@@ -27,12 +27,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from recycle.lang import library
+from recycle.analysis.flow import FlowGraph
 from recycle.analysis.summary import analyze
+from recycle.lang import library
 from recycle.run.batch import BatchSpec, run_batch
 from recycle.run.session import GameSession
 from recycle.visualize import plots
-from recycle.analysis.flow import FlowGraph
 from recycle.visualize.flow import flow_to_dot
 
 REPO = Path(__file__).resolve().parent.parent

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from recycle.lang import library  # noqa: E402
-from recycle.run.batch import BatchSpec, run_batch  # noqa: E402
-from recycle.run.session import GameSession  # noqa: E402
+from recycle.lang import library
+from recycle.run.batch import BatchSpec, run_batch
+from recycle.run.session import GameSession
 
 
 def player_counts(players: str) -> list[int]:

@@ -1,7 +1,7 @@
 """Diagnostics: the one user-facing error family, with positions and carets."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import attrs
 
@@ -91,7 +91,7 @@ class GameRuntimeError(RecycleError):
         self.message = message
         super().__init__(f"{span}: error[{cls}]: {message}")
 
-    def with_context(self, *notes: str) -> "GameRuntimeError":
+    def with_context(self, *notes: str) -> GameRuntimeError:
         return GameRuntimeError(self.cls, self.message, self.span, self.context + notes)
 
     def format(self) -> str:

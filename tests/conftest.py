@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from support import CORPUS, CORPUS_MISSING, corpus_files, corpus_id
 
 

@@ -9,6 +9,7 @@ runs; without it one warning goes to stderr.
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import shutil
 import sys
@@ -131,7 +132,7 @@ def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> None:
                 attrs.update(fillcolor="white", penwidth="3")
                 r1.node("legend_start", label="deck created", **attrs)
                 row1.append("legend_start")
-            for a, b in zip(row1, row1[1:]):
+            for a, b in itertools.pairwise(row1):
                 r1.edge(a, b, style="invis")
         row2: list[tuple[str, str]] = []
         with lg.subgraph() as r2:
@@ -145,7 +146,7 @@ def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> None:
                 r2.edge(a, b, label=text, color=color, penwidth=pen, style=style, arrowhead="normal",
                         minlen="2", fontname=fontname, fontsize="10")
                 row2.append((a, b))
-            for (_a1, b1), (a2, _b2) in zip(row2, row2[1:]):
+            for (_a1, b1), (a2, _b2) in itertools.pairwise(row2):
                 r2.edge(b1, a2, style="invis")
         if row1 and row2:
             lg.edge(row1[0], row2[0][0], style="invis")

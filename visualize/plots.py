@@ -16,8 +16,8 @@ Jitter uses numpy's default_rng(derive(S, "plot", name)): x offsets for every po
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 import matplotlib
 import numpy as np
@@ -27,13 +27,23 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from recycle.analysis.runs import length_runs, outcome_runs
+from recycle.analysis.stats import wilson
 from recycle.analysis.summary import kernel_smooth
 from recycle.engine.algorithms import derive
-from recycle.analysis.stats import wilson
 
 __all__ = [
-    "SEAT_COLORS", "seat_color", "seat_label", "NoPlotData", "PLOTS", "smoother",
-    "branching_figure", "length_figure", "scores_figure", "winrate_figure", "save_figure", "write_plots",
+    "PLOTS",
+    "SEAT_COLORS",
+    "NoPlotData",
+    "branching_figure",
+    "length_figure",
+    "save_figure",
+    "scores_figure",
+    "seat_color",
+    "seat_label",
+    "smoother",
+    "winrate_figure",
+    "write_plots",
 ]
 
 SEAT_COLORS = ("red", "goldenrod", "limegreen", "cyan", "blue", "violet",
@@ -161,7 +171,7 @@ def length_figure(records, *, game: str) -> Figure:
 
 
 def scores_figure(records, *, game: str, players: int, include_limited: bool = False,
-                  direction: Optional[str] = None) -> Figure:
+                  direction: str | None = None) -> Figure:
     """One violin per seat with a box plot inside it; y is the final score."""
     used = outcome_runs(records, include_limited)
     if not used or players < 1:
@@ -272,7 +282,7 @@ def save_figure(fig: Figure, out_dir: str | Path, name: str, formats: Sequence[s
 
 def write_plots(records, out_dir: str | Path, *, game: str, players: int, seed: int,
                 formats: Sequence[str] = ("png", "svg"), include_limited: bool = False,
-                direction: Optional[str] = None, names: Sequence[str] = PLOTS,
+                direction: str | None = None, names: Sequence[str] = PLOTS,
                 print_notes: bool = True) -> tuple[list[Path], list[str]]:
     """Write the requested plots; a plot without data is skipped with a one-line note (returned and printed)."""
     builders = {

@@ -71,13 +71,10 @@ each image format when Graphviz's `dot` runs; without it one warning goes to std
 """
 from __future__ import annotations
 
-import html
 import json
 import re
-import shutil
-import sys
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Iterable, Mapping, Optional, Sequence
 
 import networkx as nx
 
@@ -98,7 +95,7 @@ _OWNER = re.compile(r"p([1-9][0-9]*)\Z")
 # ---------------------------------------------------------------- classification
 
 
-def seat_of(owner: str) -> Optional[int]:
+def seat_of(owner: str) -> int | None:
     """0-based seat of a location owner; None for the table; ValueError for anything else."""
     if owner == "table":
         return None
@@ -160,9 +157,9 @@ def _location(loc) -> tuple:
 class FlowGraph:
     """Accumulates card events of one or more runs into the §1.4 flow graph."""
 
-    def __init__(self, *, title: Optional[str] = None, game: Optional[str] = None,
-                 game_sha256: Optional[str] = None, players: Optional[int] = None,
-                 lineup: Optional[str | Sequence[str]] = None):
+    def __init__(self, *, title: str | None = None, game: str | None = None,
+                 game_sha256: str | None = None, players: int | None = None,
+                 lineup: str | Sequence[str] | None = None):
         self.title = title
         self.game = game
         self.game_sha256 = game_sha256
@@ -185,7 +182,7 @@ class FlowGraph:
 
     # -- runs
 
-    def begin_run(self, seed: Optional[int] = None) -> None:
+    def begin_run(self, seed: int | None = None) -> None:
         """Start a new run (closing the open one, if any)."""
         if self._open:
             self.end_run()
@@ -211,7 +208,7 @@ class FlowGraph:
             "Shared": "shared" in kinds, "Back": len(self._run_decks) >= 2,
         })
 
-    def add_run(self, events: Iterable[Mapping], seed: Optional[int] = None) -> "FlowGraph":
+    def add_run(self, events: Iterable[Mapping], seed: int | None = None) -> FlowGraph:
         """Add every event of one complete run (§1.5 aggregation: call once per run)."""
         self.begin_run(seed)
         for ev in events:
@@ -219,7 +216,7 @@ class FlowGraph:
         self.end_run()
         return self
 
-    def add_transcript(self, path: str | Path) -> "FlowGraph":
+    def add_transcript(self, path: str | Path) -> FlowGraph:
         """Add the run recorded in a `full` JSON Lines transcript (§5), one event per line."""
         with open(path, encoding="utf-8") as f:
             return self.add_run(json.loads(line) for line in f if line.strip())
@@ -330,11 +327,11 @@ class FlowGraph:
                        node_id(dst[0], CLASS_OF_KEYWORD[dst[1]], dst[2], dst[3]), **_copy(attrs))
         return G
 
-    def information(self, declared: Optional[Iterable[str]] = None, min_run_share: float = 0.0) -> dict:
+    def information(self, declared: Iterable[str] | None = None, min_run_share: float = 0.0) -> dict:
         """§2 categories of the aggregated graph, with each rule's run share."""
         return information(self.graph(min_run_share), run_flags=self.run_flags, declared=declared)
 
-    def to_json(self, min_run_share: float = 0.0, declared: Optional[Iterable[str]] = None,
+    def to_json(self, min_run_share: float = 0.0, declared: Iterable[str] | None = None,
                 files: Sequence = ()) -> dict:
         """{"categories": [true §2 categories], "nodes": n, "edges": m, "files": [...], "information": {...}}."""
         G = self.graph(min_run_share)
@@ -346,9 +343,9 @@ def _copy(attrs: dict) -> dict:
     return {k: (list(v) if isinstance(v, list) else v) for k, v in attrs.items()}
 
 
-def build_flow(events_by_run: Iterable[Iterable[Mapping]], *, title: Optional[str] = None,
-               game: Optional[str] = None, game_sha256: Optional[str] = None, players: Optional[int] = None,
-               lineup: Optional[str | Sequence[str]] = None, seeds: Optional[Sequence[int]] = None,
+def build_flow(events_by_run: Iterable[Iterable[Mapping]], *, title: str | None = None,
+               game: str | None = None, game_sha256: str | None = None, players: int | None = None,
+               lineup: str | Sequence[str] | None = None, seeds: Sequence[int] | None = None,
                min_run_share: float = 0.0) -> nx.DiGraph:
     """§1.4/§1.5: merge the event lists of any number of runs into one flow graph."""
     fb = FlowGraph(title=title, game=game, game_sha256=game_sha256, players=players, lineup=lineup)
@@ -360,8 +357,8 @@ def build_flow(events_by_run: Iterable[Iterable[Mapping]], *, title: Optional[st
 # ---------------------------------------------------------------- §2 categories
 
 
-def information(G: nx.DiGraph, run_flags: Optional[Sequence[Mapping]] = None,
-                declared: Optional[Iterable[str]] = None) -> dict:
+def information(G: nx.DiGraph, run_flags: Sequence[Mapping] | None = None,
+                declared: Iterable[str] | None = None) -> dict:
     """§2: Hidden, Private, Taken, Shared, Back (+ Deduction null) from a flow graph's attributes."""
     nodes = list(G.nodes(data=True))
     edges = list(G.edges(data=True))
@@ -404,7 +401,7 @@ def information(G: nx.DiGraph, run_flags: Optional[Sequence[Mapping]] = None,
     }
 
 
-def flow_summary(G: nx.DiGraph, info: Optional[dict] = None, files: Sequence = ()) -> dict:
+def flow_summary(G: nx.DiGraph, info: dict | None = None, files: Sequence = ()) -> dict:
     """The `flow --json` summary: true categories, node and edge counts, files written."""
     info = info if info is not None else information(G)
     return {"categories": list(info["categories"]), "nodes": G.number_of_nodes(), "edges": G.number_of_edges(),

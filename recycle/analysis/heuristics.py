@@ -7,11 +7,11 @@ estimates of searching players (§3.5, `RunRecord.estimates`), the AI ones (`ai_
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Optional
 
 import attrs
 import numpy as np
@@ -68,8 +68,8 @@ def _entry(name, value=None, lo=None, hi=None, n_runs=0, status=None, note=""):
 
 def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shuffle_and_choice: bool,
                lmin: float = 5, lmax: float = 100, bootstrap: int = 1000, include_limited: bool = False,
-               other_batches: Iterable[Sequence[RunRecord]] = (), ai_records: Optional[Sequence[RunRecord]] = None,
-               vs_records: Optional[Sequence[RunRecord]] = None, ai_code: Optional[str] = None) -> dict:
+               other_batches: Iterable[Sequence[RunRecord]] = (), ai_records: Sequence[RunRecord] | None = None,
+               vs_records: Sequence[RunRecord] | None = None, ai_code: str | None = None) -> dict:
     """§4 from the all-random batch R: Fairness, SeatFairness, NoTies, GameLength; and, given the all-AI batch M
     (`ai_records`, with estimates) and the rotated AI-vs-random batch A (`vs_records`, AI kind `ai_code`), the
     AI heuristics; without them those are not_applicable.  Every batch given counts for the reasonable gate."""
@@ -160,8 +160,7 @@ def lead_rows(records: Sequence[RunRecord], players: int) -> list[list]:
         for e in r.estimates or ():
             ld = est.lead(e, players)
             for k in range(players):
-                rows.append(key + [e["decision"], e["decider"], k, e["ranks"][e["chosen"]][k], ld[k],
-                                   r.ranks[k] if r.ranks is not None else None])
+                rows.append([*key, e["decision"], e["decider"], k, e["ranks"][e["chosen"]][k], ld[k], r.ranks[k] if r.ranks is not None else None])
     return rows
 
 
@@ -173,8 +172,7 @@ def spread_rows(records: Sequence[RunRecord], players: int) -> list[list]:
         key = [None, players, "".join(r.lineup), r.run]
         for e in r.estimates or ():
             sp = est.spread(e, players)
-            rows.append(key + [e["decision"], e["decider"], e["options"], sp["spread_score"], sp["spread_rank"],
-                               sp["forced"]])
+            rows.append([*key, e["decision"], e["decider"], e["options"], sp["spread_score"], sp["spread_rank"], sp["forced"]])
     return rows
 
 
@@ -188,10 +186,9 @@ def write_estimate_csvs(out: Path, game: str, players: int, records: Sequence[Ru
             row[0] = game
             yield row
 
-    write_csv(out / "lead.csv", KEY_COLUMNS + ["decision", "decider", "seat", "rank_est", "lead", "final_rank"],
+    write_csv(out / "lead.csv", [*KEY_COLUMNS, "decision", "decider", "seat", "rank_est", "lead", "final_rank"],
                keyed(lead_rows(records, players)))
-    write_csv(out / "spread.csv", KEY_COLUMNS + ["decision", "decider", "options", "spread_score", "spread_rank",
-                                                  "forced"], keyed(spread_rows(records, players)))
+    write_csv(out / "spread.csv", [*KEY_COLUMNS, "decision", "decider", "options", "spread_score", "spread_rank", "forced"], keyed(spread_rows(records, players)))
     return ["lead.csv", "spread.csv"]
 
 
@@ -224,11 +221,11 @@ def _run_ai_values(r: RunRecord, n: int) -> dict:
         out["Security"] = sum(security) / len(security)
     pairs = sum(max(0, len(v) - 1) for v in series.values())
     if pairs:
-        drops = sum(1 for v in series.values() for a, b in zip(v, v[1:]) if b < a)
+        drops = sum(1 for v in series.values() for a, b in itertools.pairwise(v) if b < a)
         out["Coolness"] = 1 - drops / pairs
     if len(ests) >= 2:
         orders = [est.competition_order(est.lead(e, n)) for e in ests]
-        changes = [sum(1 for a, b in zip(p, q) if a != b) / n for p, q in zip(orders, orders[1:])]
+        changes = [sum(1 for a, b in zip(p, q) if a != b) / n for p, q in itertools.pairwise(orders)]
         out["Stability"] = 1 - sum(changes) / len(changes)
     return out
 
@@ -283,7 +280,7 @@ def order_heuristic(records: Sequence[RunRecord], ai_code: str, *, players: int,
 HEURISTIC_COLUMNS = ["name", "value", "lo", "hi", "weight", "weighted", "n_runs", "status", "note"]
 
 
-def write_heuristics(out: Path, result: dict, *, game: str, players: int, lineups: Optional[dict] = None,
+def write_heuristics(out: Path, result: dict, *, game: str, players: int, lineups: dict | None = None,
                      json_name: str = "heuristics.json") -> list[str]:
     """heuristics.csv (key columns, run empty; lineup of the batch each heuristic reads) and heuristics.json."""
     out = Path(out)

@@ -10,7 +10,6 @@ resample runs with the stream `derive(S, "bootstrap", name)`; the names used are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Optional
 
 import numpy as np
 
@@ -44,7 +43,7 @@ def outcome_runs(records: Sequence[RunRecord], include_limited: bool = False) ->
     return [r for r in records if r.end_reason in ok and r.scores is not None and r.shares is not None]
 
 
-def interval(value, lo=None, hi=None, n=None) -> Optional[dict]:
+def interval(value, lo=None, hi=None, n=None) -> dict | None:
     """The §3.6 interval object; None when the value is not applicable."""
     if value is None:
         return None
@@ -55,7 +54,7 @@ def boot_seed(seed, name: str) -> int:
     return derive(seed, "bootstrap", name)
 
 
-def mean_ci(xs: Sequence[float], seed, name: str, b: int) -> Optional[dict]:
+def mean_ci(xs: Sequence[float], seed, name: str, b: int) -> dict | None:
     """Mean with a bootstrap CI over the runs (null when there are none)."""
     if not xs:
         return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 Z95 = 1.959964
 

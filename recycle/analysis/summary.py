@@ -14,17 +14,23 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 
 from ..run.records import RunRecord
 from ..run.tables import KEY_COLUMNS, write_csv
 from .runs import (
-    END_REASONS, LIMIT_REASONS, boot_seed, interval, length_runs, mean_ci, outcome_runs, ranks_of, winners_of,
+    END_REASONS,
+    LIMIT_REASONS,
+    boot_seed,
+    interval,
+    length_runs,
+    mean_ci,
+    outcome_runs,
+    ranks_of,
+    winners_of,
 )
 from .stats import bootstrap_apply, describe, mean, quantile, sd, wilson
-
 
 # ---------------------------------------------------------------- §3.3 length and branching
 
@@ -111,7 +117,7 @@ def _score_block(values_by_run: Sequence[Sequence[float]], seed, name: str, b: i
             "q3": d["q3"], "max": d["max"]}
 
 
-def _win_block(x: float, n: int, players: int) -> Optional[dict]:
+def _win_block(x: float, n: int, players: int) -> dict | None:
     if players < 2 or n <= 0:
         return None
     lo, hi = wilson(x, n)
@@ -180,7 +186,7 @@ def _ties(used: Sequence[RunRecord], players: int) -> dict:
             "any": {"count": anytie, "rate": anytie / n if n else None}}
 
 
-def _teams(used: Sequence[RunRecord], teams: Optional[Sequence[Sequence[int]]], players: int) -> Optional[list]:
+def _teams(used: Sequence[RunRecord], teams: Sequence[Sequence[int]] | None, players: int) -> list | None:
     if not teams:
         return None
     out = []
@@ -204,7 +210,7 @@ def _errors(records: Sequence[RunRecord], limit: int = 5) -> list[dict]:
 
 
 def analyze(records: Sequence[RunRecord], *, game: str, direction: str, players: int, seed: int,
-            lineup: str | Sequence[str], rotate: bool = False, teams: Optional[Sequence[Sequence[int]]] = None,
+            lineup: str | Sequence[str], rotate: bool = False, teams: Sequence[Sequence[int]] | None = None,
             include_limited: bool = False, bootstrap: int = 1000) -> dict:
     """§3.3-§3.4: the statistics part of summary.json (runs, errors, length, branching, seats, kinds, ties, teams)."""
     lineup = "".join(lineup)
@@ -226,7 +232,7 @@ def analyze(records: Sequence[RunRecord], *, game: str, direction: str, players:
     }
 
 
-def timing_stats(records: Sequence[RunRecord], wall_seconds: Optional[float] = None) -> dict:
+def timing_stats(records: Sequence[RunRecord], wall_seconds: float | None = None) -> dict:
     """Timing figures (the only place timings go): median ms per run and, given the wall time, rates."""
     ms = sorted(r.ms for r in records)
     out = {"median_ms": quantile(ms, 0.5) if ms else None}
@@ -239,9 +245,9 @@ def timing_stats(records: Sequence[RunRecord], wall_seconds: Optional[float] = N
 
 
 def summary_document(stats: dict, *, game_sha256: str, players: int, lineup: str | Sequence[str], rotate: bool,
-                     seed: int, interpreter: str, params: dict, information: Optional[dict] = None,
-                     heuristics: Optional[dict] = None, timing: Optional[dict] = None,
-                     files: Optional[list] = None) -> dict:
+                     seed: int, interpreter: str, params: dict, information: dict | None = None,
+                     heuristics: dict | None = None, timing: dict | None = None,
+                     files: list | None = None) -> dict:
     """§3.6 summary.json: the top-level keys in order, from analyze() plus what the caller knows."""
     doc = {
         "format": "recycle-analytics", "version": 1, "game": stats["game"], "game_sha256": game_sha256,
@@ -266,8 +272,8 @@ def write_branching_csv(path: Path, game: str, players: int, lineup: str | Seque
     """branching_by_index.csv: key columns (run empty), then decision, n_runs, mean, sd, median, min, max."""
     path = Path(path)
     key = [game, players, "".join(lineup), None]
-    write_csv(path, KEY_COLUMNS + ["decision", "n_runs", "mean", "sd", "median", "min", "max"],
-               (key + [r["decision"], r["n_runs"], r["mean"], r["sd"], r["median"], r["min"], r["max"]]
+    write_csv(path, [*KEY_COLUMNS, "decision", "n_runs", "mean", "sd", "median", "min", "max"],
+               ([*key, r["decision"], r["n_runs"], r["mean"], r["sd"], r["median"], r["min"], r["max"]]
                 for r in rows))
     return path
 
@@ -311,7 +317,7 @@ def _ci_text(obj, fmt="{:.3f}") -> str:
     return s
 
 
-def format_summary(stats: dict, information: Optional[dict] = None) -> str:
+def format_summary(stats: dict, information: dict | None = None) -> str:
     """The short text summary of §3.6: length, branching, win rates, ties, limits/errors, categories."""
     runs, le, br = stats["runs"], stats["length"], stats["branching"]
     out = [f"{stats['game']}: {runs['requested']} runs ({runs['normal']} normal, "

@@ -6,7 +6,6 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Optional
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -30,7 +29,7 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
 
 
 def play_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace,
-               label: Optional[str] = None) -> tuple[list[RunRecord], float]:
+               label: str | None = None) -> tuple[list[RunRecord], float]:
     """Run the batch with a progress bar (unless quiet or JSON); returns (records, elapsed seconds)."""
     show = not (args.quiet or args.json) and args.n > 0 and sys.stderr.isatty()
     t0 = time.perf_counter()

@@ -9,16 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..analysis.flow import FlowGraph
 from ..errors import RecycleError, UsageError
-from ..run.batch import BatchSpec, play_run
-from ..run.records import RunRecord
-from ..run.session import GameSession
+from ..run.batch import play_run
 from ..visualize.flow import FlowRenderError, write_flow
 from .batches import note_replaced, open_batch
 from .options import SEED_HELP, declared_categories, formats, graph_formats, param, positive, seed_number, share

@@ -19,7 +19,6 @@ from .batches import note_replaced
 from .flow import categories_line, default_out
 from .statsbatch import STATS_FILES, open_batch_ai, playing_level, plot_names, stats_batch
 
-
 HEURISTIC_GAMES = 20  # default -n with --heuristics: three batches, two of them with AI players
 HEURISTIC_BATCHES = (("random", "R"), ("ai-vs-random", "A"), ("ai", "M"))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
-from typing import NoReturn, Optional
+from typing import NoReturn
 
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of the `recycle` console script."""
     try:
         parser = build_parser()

@@ -99,7 +99,7 @@ def share(text: str) -> float:
 
 
 def declared_categories(text: str) -> list[str]:
-    known = {c.lower(): c for c in CATEGORY_NAMES + ("Deduction",)}
+    known = {c.lower(): c for c in (*CATEGORY_NAMES, "Deduction")}
     out = []
     for part in text.split(","):
         p = part.strip()

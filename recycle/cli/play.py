@@ -1,11 +1,10 @@
 """`recycle play`: one game at the terminal, human seats against random or AI players."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Optional, TextIO
+from typing import TextIO
 
 from ..engine.algorithms import derive
 from ..engine.play import samples_atomic
@@ -17,7 +16,6 @@ from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
 from .options import param, positive, seed_number
-
 
 
 def register(sub) -> None:
@@ -42,7 +40,7 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_play)
 
 
-def cmd_play(args, inp: Optional[TextIO] = None, out: Optional[TextIO] = None) -> int:
+def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game with the lineup of --players; a human quitting ends it cleanly (status 0)."""
     out = out or sys.stdout
     path = library.resolve(args.game)

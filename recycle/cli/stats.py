@@ -19,7 +19,12 @@ from .batches import note_replaced
 from .flow import categories_line, default_out, flow_names
 from .heuristics import HEURISTIC_GAMES, cmd_stats_heuristics
 from .options import (
-    SEED_HELP, add_batch_options, declared_categories, formats, graph_formats, positive,
+    SEED_HELP,
+    add_batch_options,
+    declared_categories,
+    formats,
+    graph_formats,
+    positive,
 )
 from .statsbatch import STATS_FILES, open_batch_ai, playing_level, plot_names, stats_batch
 

@@ -11,12 +11,16 @@ import attrs
 
 from ..analysis.heuristics import has_shuffle_and_choice, heuristics, write_estimate_csvs, write_heuristics
 from ..analysis.summary import (
-    analyze, branching_by_index, summary_document, timing_stats, write_branching_csv, write_seats_csv,
+    analyze,
+    branching_by_index,
+    summary_document,
+    timing_stats,
+    write_branching_csv,
+    write_seats_csv,
 )
 from ..errors import RecycleError
 from ..players import registry
-from ..run.batch import BatchSpec, run_batch
-from ..run.session import GameSession
+from ..run.batch import run_batch
 from ..run.tables import write_core_files
 from ..run.transcript import dumps
 from ..version import __version__
@@ -165,7 +169,7 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
                                                formats=args.plot_formats, include_limited=args.include_limited,
                                                direction=sess.prog.direction, print_notes=not args.json)
         files += relative(plot_files, out)
-        doc = document(files + ["summary.json"])
+        doc = document([*files, "summary.json"])
         (out / "summary.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     except OSError as e:
         raise RecycleError(f"error: cannot write into {out}: {e}") from None

@@ -9,25 +9,25 @@ refer to the language spec (language.md).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from itertools import combinations, product
 from operator import itemgetter
-from typing import Sequence
 
 __all__ = [
     "ResourceLimit",
-    "runs",
-    "runs_ext",
-    "isrun",
-    "run_at_end",
-    "tuples",
-    "subsets",
-    "partition",
-    "union",
-    "intersect",
-    "disjunction",
-    "sort_by_score",
     "competition_ranks",
     "derive",
+    "disjunction",
+    "intersect",
+    "isrun",
+    "partition",
+    "run_at_end",
+    "runs",
+    "runs_ext",
+    "sort_by_score",
+    "subsets",
+    "tuples",
+    "union",
 ]
 
 _first = itemgetter(0)
@@ -168,7 +168,7 @@ def runs_ext(cards: Sequence[int], scores: Sequence[int], n: int, mode: str, ste
         cols = [groups[v] for v in vals]
         if not closed:
             L = len(vals)
-            if L < n:
+            if n > L:
                 continue
             if mode == "largest":
                 _emit(cols, out)
@@ -190,7 +190,7 @@ def _closed_runs(vals: list, cols: list, n: int, mode: str, out: list) -> None:
     def maxlen(s: int) -> int:
         used = [0] * C
         L = 0
-        while L < total:
+        while total > L:
             i = (s + L) % C
             if used[i] == counts[i]:
                 break
@@ -279,10 +279,7 @@ def run_at_end(cards: Sequence[int], scores: Sequence[int], n: int, end: str) ->
             best = k
     if not best:
         return []
-    if end == "top":
-        sel = range(size - best, size)
-    else:
-        sel = range(best)
+    sel = range(size - best, size) if end == "top" else range(best)
     return [cards[p] for p in sorted(sel, key=scores.__getitem__)]
 
 
@@ -305,7 +302,7 @@ def subsets(cards: Sequence[int], limit: int = 20) -> list[list[int]]:
         raise ResourceLimit(f"subsets of {len(cards)} cards exceeds the limit of {limit}")
     out: list[list[int]] = [[]]
     for c in cards:
-        out.extend([s + [c] for s in out])
+        out.extend([[*s, c] for s in out])
     return out
 
 
@@ -382,7 +379,7 @@ def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple
     the score and in the same direction; players equal on the score and every key tie.
     """
     if keys is not None:
-        scores = [(s,) + tuple(k) for s, k in zip(scores, keys)]
+        scores = [(s, *tuple(k)) for s, k in zip(scores, keys)]
     if direction == "max":
         ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
     elif direction == "min":

@@ -103,8 +103,22 @@ class Geometry:
 class BoardFamily:
     """One board as a family of stored piles: its geometry, cell pile ids, capacity and per-pid tables."""
 
-    __slots__ = ("fid", "geom", "owner", "kind", "name", "pids", "capacity", "nb_all", "nb", "rays", "dir_index",
-                 "dirs", "cache", "index_of_pid")
+    __slots__ = (
+        "cache",
+        "capacity",
+        "dir_index",
+        "dirs",
+        "fid",
+        "geom",
+        "index_of_pid",
+        "kind",
+        "name",
+        "nb",
+        "nb_all",
+        "owner",
+        "pids",
+        "rays",
+    )
 
     def __init__(self, fid: int, geom: Geometry, owner: int, kind: int, name: str, pids: list, capacity: int):
         self.fid = fid

@@ -1,7 +1,9 @@
 """Options as text (language spec §6.9): the resolved actions of an option, as a player may see them."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
+
+import attrs
 
 from .ops import REDO
 from .state import FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, VDEL, Option, PointMap, State
@@ -17,34 +19,53 @@ def card_text(st: State, c: int) -> str:
     return s if deck == "DEFAULT" else f"{deck}:{s}"
 
 
-def describe(prog: Program, st: State, option: Option, viewer: Optional[int] = None) -> list[str]:
+@attrs.frozen
+class ActionInfo:
+    """One resolved action of an option as a player may see it: its kind, text, card and locations.
+
+    `card` is the card's text, or None when the viewer cannot see it (the text then names it by
+    its position); `source` and `destination` are location texts (`p1 iloc HAND`) where the
+    action has them.  Kinds: move, remember, forget, swap, shuffle, set, cycle, pass.
+    """
+
+    kind: str
+    text: str
+    card: str | None = None
+    source: str | None = None
+    destination: str | None = None
+
+
+def actions(prog: Program, st: State, option: Option, viewer: int | None = None) -> list[ActionInfo]:
     """The resolved actions of an option, in order; with `viewer`, cards that player cannot see are hidden."""
     out = []
+    loc = prog.loc_text
     ghost = None
     if viewer is not None:
         ghost = st.clone()  # replay on a scratch copy to know where hidden cards lie
     for op in option.ops:
         code = op[0]
         if code == MV:
-            _, c, a, i, b, j = op
+            _, c, a, i, b, _j = op
             if ghost is not None and not prog.sees(viewer, a):
                 top = i == len(ghost.piles[a]) - 1
                 what = "the top card of" if top else ("the bottom card of" if i == 0 else f"card {i} of")
-                card = f"{what} {prog.loc_text(a)}"
-                out.append(f"move {card} -> {prog.loc_text(b)}")
+                out.append(ActionInfo("move", f"move {what} {loc(a)} -> {loc(b)}", None, loc(a), loc(b)))
             else:
-                out.append(f"move {card_text(st, c)} {prog.loc_text(a)} -> {prog.loc_text(b)}")
+                card = card_text(st, c)
+                out.append(ActionInfo("move", f"move {card} {loc(a)} -> {loc(b)}", card, loc(a), loc(b)))
         elif code == REM:
-            out.append(f"remember {card_text(st, op[1])} => {prog.loc_text(op[2])}")
+            card = card_text(st, op[1])
+            out.append(ActionInfo("remember", f"remember {card} => {loc(op[2])}", card, None, loc(op[2])))
         elif code == FGT:
-            out.append(f"forget {card_text(st, op[1])} from {prog.loc_text(op[2])}")
+            card = card_text(st, op[1])
+            out.append(ActionInfo("forget", f"forget {card} from {loc(op[2])}", card, loc(op[2])))
         elif code == SWP:
-            out.append(f"swap {prog.loc_text(op[1])} <-> {prog.loc_text(op[2])}")
+            out.append(ActionInfo("swap", f"swap {loc(op[1])} <-> {loc(op[2])}", None, loc(op[1]), loc(op[2])))
         elif code == SWC:
-            out.append(f"swap {card_text(st, op[1])} ({prog.loc_text(op[2])}) <-> "
-                       f"{card_text(st, op[4])} ({prog.loc_text(op[5])})")
+            text = f"swap {card_text(st, op[1])} ({loc(op[2])}) <-> {card_text(st, op[4])} ({loc(op[5])})"
+            out.append(ActionInfo("swap", text, card_text(st, op[1]), loc(op[2]), loc(op[5])))
         elif code == SHF:
-            out.append(f"shuffle {prog.loc_text(op[1])}")
+            out.append(ActionInfo("shuffle", f"shuffle {loc(op[1])}", None, loc(op[1])))
         elif code == SET:
             owner, kind, name = prog.slot_key[op[1]]
             v = op[3]
@@ -52,12 +73,17 @@ def describe(prog: Program, st: State, option: Option, viewer: Optional[int] = N
                 v = " ".join(f"({' '.join(f'({k} : {x})' for k, x in conds)} {pts})" for conds, pts in v.awards)
             elif kind == "ply":
                 v = "nobody" if v is None else f"p{v + 1}"
-            out.append(f"set {prog.owner_text(st, owner)} {kind} {name} = {v}")
+            out.append(ActionInfo("set", f"set {prog.owner_text(st, owner)} {kind} {name} = {v}"))
         elif code == PCY:
             which = "current" if op[1] % 2 == 0 else "next"
-            out.append(f"cycle {which} p{op[3] + 1}")
+            out.append(ActionInfo("cycle", f"cycle {which} p{op[3] + 1}"))
         elif code == PASS:
-            out.append("turn pass")
+            out.append(ActionInfo("pass", "turn pass"))
         if ghost is not None and code != VDEL:
             REDO[code](ghost, op)
     return out
+
+
+def describe(prog: Program, st: State, option: Option, viewer: int | None = None) -> list[str]:
+    """The texts of an option's resolved actions (§6.9), as `actions` gives them."""
+    return [a.text for a in actions(prog, st, option, viewer)]

@@ -18,7 +18,8 @@ test, stage advance, ...), the scoring closure and a template state produced by 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import NOWHERE, GameRuntimeError, InternalError, Span, UsageError
 from . import algorithms as alg
@@ -54,12 +55,12 @@ class Program(Registry):
         self.code_span: list = []  # pc -> Span of the item / condition
         self.code_stages: list = []  # pc -> tuple of enclosing stage spans, innermost first
         self.choice_span: dict = {}
-        self.score_fn: Optional[Callable] = None
-        self.template: Optional[State] = None
+        self.score_fn: Callable | None = None
+        self.template: State | None = None
         self.setup_events: list = []  # (deck, pid, cards) of setup, for recorders
         self.nslots = 0
-        self.source_hash: Optional[str] = None
-        self.keys_fn: Optional[Callable] = None  # tie-break keys per player (E5)
+        self.source_hash: str | None = None
+        self.keys_fn: Callable | None = None  # tie-break keys per player (E5)
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
         self.atomic_paths = 0  # complete paths walked by the decision being built
@@ -92,14 +93,14 @@ class Program(Registry):
     def is_terminal(self, st: State) -> bool:
         return st.status >= DONE
 
-    def chooser(self, st: State) -> Optional[int]:
+    def chooser(self, st: State) -> int | None:
         return st.chooser if st.status == WAITING else None
 
     def options(self, st: State) -> list:
         """The options of the pending decision (empty when the game is over)."""
         return st.opts if st.status == WAITING else []
 
-    def apply(self, st: State, i: int, kind: Optional[str] = None) -> None:
+    def apply(self, st: State, i: int, kind: str | None = None) -> None:
         """Take option i of the pending decision; run to the next decision point or the end."""
         if st.status != WAITING:
             raise UsageError("apply(): the game is not waiting for a decision")
@@ -227,7 +228,7 @@ class Program(Registry):
         """A card as its attribute values joined by '-', prefixed by '<deck>:' unless the deck is DEFAULT."""
         return _describe.card_text(st, c)
 
-    def describe(self, st: State, option: Option, viewer: Optional[int] = None) -> list[str]:
+    def describe(self, st: State, option: Option, viewer: int | None = None) -> list[str]:
         """The resolved actions of an option, in order; with `viewer`, cards that player cannot see are hidden."""
         return _describe.describe(self, st, option, viewer)
 

@@ -19,7 +19,7 @@ class ListRecorder(list):
 class EventSink:
     """Turns engine callbacks into event dicts in the transcript format (flow-and-analytics §5.2)."""
 
-    __slots__ = ("prog", "out", "text")
+    __slots__ = ("out", "prog", "text")
 
     def __init__(self, prog: Registry, recorder):
         self.prog = prog

@@ -1,8 +1,6 @@
 """The result of one game (language spec §16.6; flow-and-analytics §3.2, §5.2)."""
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 
 OUTCOMES = ("completed", "limit", "error")
@@ -55,18 +53,18 @@ class GameResult:
 
     outcome: str  # completed | limit | error
     end_reason: str  # normal | decision_limit | step_limit | error
-    seed: Optional[int]
+    seed: int | None
     direction: str  # max | min
     decisions: list[DecisionRecord]
-    scores: Optional[list[int]]
-    ranks: Optional[list[int]]
-    shares: Optional[list[float]]
-    winners: Optional[list[int]]
-    limit: Optional[LimitInfo] = None
-    error: Optional[ErrorInfo] = None
+    scores: list[int] | None
+    ranks: list[int] | None
+    shares: list[float] | None
+    winners: list[int] | None
+    limit: LimitInfo | None = None
+    error: ErrorInfo | None = None
     warnings: tuple = ()
     choices: list[int] = attrs.Factory(list)
-    score_error: Optional[ErrorInfo] = None  # a run-time error while scoring a limit outcome
+    score_error: ErrorInfo | None = None  # a run-time error while scoring a limit outcome
 
     @property
     def n_decisions(self) -> int:
@@ -77,7 +75,7 @@ class GameResult:
         return self.outcome == "limit"
 
     @property
-    def error_message(self) -> Optional[str]:
+    def error_message(self) -> str | None:
         return self.error.text if self.error else None
 
     def to_dict(self) -> dict:

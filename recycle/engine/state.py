@@ -116,15 +116,15 @@ def _make_pm(awards):
 class CardMeta:
     """Per-card deck name and serial, plus the next serial per deck name (spec §4.8)."""
 
-    __slots__ = ("deck", "serial", "next_serial", "base")
+    __slots__ = ("base", "deck", "next_serial", "serial")
 
-    def __init__(self, deck: list, serial: list, next_serial: dict, base: list = None):
+    def __init__(self, deck: list, serial: list, next_serial: dict, base: list | None = None):
         self.deck = deck
         self.serial = serial
         self.next_serial = next_serial
         self.base = base if base is not None else []  # card id -> printed kind (before overrides)
 
-    def copy(self) -> "CardMeta":
+    def copy(self) -> CardMeta:
         return CardMeta(list(self.deck), list(self.serial), dict(self.next_serial), list(self.base))
 
     def __eq__(self, other):
@@ -134,7 +134,7 @@ class CardMeta:
 class Option:
     """One option of a decision point: the ops of its path (exact effect) and their description."""
 
-    __slots__ = ("ops", "_text")
+    __slots__ = ("_text", "ops")
 
     def __init__(self, ops: tuple):
         self.ops = ops
@@ -157,15 +157,40 @@ class State:
     """The mutable state of one game (spec §1.3).  Clone with `clone()`; compare with `==`."""
 
     __slots__ = (
-        "pc", "status", "piles", "where", "vals", "pcyc", "tcyc", "env",
-        "catt", "ckind", "cmeta", "rng", "seed",
-        "decisions", "steps", "max_decisions", "max_steps",
-        "opts", "chooser", "records", "log", "rec",
-        "error", "limit", "scores", "warnings",
-        "boards", "keys", "sampling", "sampler", "active",
+        "active",
+        "boards",
+        "catt",
+        "chooser",
+        "ckind",
+        "cmeta",
+        "decisions",
+        "env",
+        "error",
+        "keys",
+        "limit",
+        "log",
+        "max_decisions",
+        "max_steps",
+        "opts",
+        "pc",
+        "pcyc",
+        "piles",
+        "rec",
+        "records",
+        "rng",
+        "sampler",
+        "sampling",
+        "scores",
+        "seed",
+        "status",
+        "steps",
+        "tcyc",
+        "vals",
+        "warnings",
+        "where",
     )
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (rng state included); the copy carries no recorder."""
         c = State.__new__(State)
         c.pc = self.pc

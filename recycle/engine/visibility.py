@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .state import HLOC, ILOC, MEM, OLOC, RUNNING, VLOC, WAITING, State
+from .state import ILOC, MEM, OLOC, RUNNING, VLOC, WAITING, State
 
 if TYPE_CHECKING:
     from .program import Program
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 def sees(prog: Program, p: int, pid: int) -> bool:
     """Does player p see the content of pile pid (§17.2)?"""
     kind = prog.pile_kind[pid]
-    if kind == VLOC or kind == MEM:
+    if kind in (VLOC, MEM):
         return True
     owner = prog.pile_owner[pid]
     if kind == ILOC:

@@ -6,8 +6,6 @@ same functions, so both see the same numbers (language spec §3.8, §4; extensio
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any, Optional
 
 import attrs
 
@@ -102,7 +100,7 @@ def parse_param(text: str, t: T):
     raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {text!r}")
 
 
-def declared_values(game: A.Game, params: Optional[dict] = None) -> dict:
+def declared_values(game: A.Game, params: dict | None = None) -> dict:
     """The values of every declare, in order, with parameter overrides applied (spec §3.8, E6).
 
     Raises UsageError for an unknown parameter or a value of the wrong type.
@@ -175,7 +173,7 @@ def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:
     return node.shape.shape, dims, cap
 
 
-def board_problem(node: A.CreateBoard, env: dict) -> Optional[str]:
+def board_problem(node: A.CreateBoard, env: dict) -> str | None:
     """Why a board's constant shape or capacity is invalid, or None."""
     try:
         shape, dims, cap = board_values(node, env)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Optional
 
 import attrs
 
@@ -54,7 +53,7 @@ class GameInfo:
     parameters: str
 
 
-def info(name: str, path: Path, text: Optional[str] = None) -> GameInfo:
+def info(name: str, path: Path, text: str | None = None) -> GameInfo:
     """Title, one-line description, players and parameters from a game file's opening comment
     (`text`: the file's text when it has been read already)."""
     if text is None:

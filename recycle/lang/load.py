@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import attrs
 
@@ -25,7 +24,7 @@ class Loaded:
     sha256: str  # hex digest of the file's bytes, as transcripts record it
 
 
-def parse_source(src: SourceFile, params: Optional[dict] = None) -> tuple[A.Game, list[Diagnostic]]:
+def parse_source(src: SourceFile, params: dict | None = None) -> tuple[A.Game, list[Diagnostic]]:
     """Parse and check one source file; raises LoadError with every error found."""
     forms, warnings = read_sexprs(src)
     game, errors, warnings = check_game(src, forms, warnings, params or {})
@@ -34,17 +33,17 @@ def parse_source(src: SourceFile, params: Optional[dict] = None) -> tuple[A.Game
     return game, warnings
 
 
-def parse_game(text: str, filename: str = "<string>", params: Optional[dict] = None) -> A.Game:
+def parse_game(text: str, filename: str = "<string>", params: dict | None = None) -> A.Game:
     """The typed AST of a game text (raises LoadError)."""
     return parse_source(SourceFile(text, filename), params)[0]
 
 
-def load_source(src: SourceFile, params: Optional[dict] = None) -> Loaded:
+def load_source(src: SourceFile, params: dict | None = None) -> Loaded:
     """Parse and check a source already read; raises LoadError."""
     game, warnings = parse_source(src, params)
     return Loaded(game, tuple(warnings), source_hash(src.text), src.filename, src.text, src.sha256)
 
 
-def load_game(path: str | Path, params: Optional[dict] = None) -> Loaded:
+def load_game(path: str | Path, params: dict | None = None) -> Loaded:
     """Read (once), parse and check a game file; raises LoadError (file problems included)."""
     return load_source(SourceFile.read(path), params)

@@ -7,7 +7,8 @@ line of its own.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Union
+from collections.abc import Callable
+from typing import Any, Union
 
 from . import ast as A
 
@@ -58,8 +59,8 @@ RULES: dict[type, Rule] = {
     A.Partition: lambda n, d: ["partition", d(n.attribute), *map(d, n.args)],
     A.Subsets: lambda n, d: ["subsets", d(n.pile)],
     A.Tuples: lambda n, d: ["tuples", d(n.count), d(n.pile), "using", d(n.points)],
-    A.Runs: lambda n, d: ["runs", n.mode, d(n.count), d(n.pile), "using", d(n.points)] + _run_clauses(n, d),
-    A.IsRun: lambda n, d: ["isrun", d(n.coll), "using", d(n.points)] + _run_clauses(n, d),
+    A.Runs: lambda n, d: ["runs", n.mode, d(n.count), d(n.pile), "using", d(n.points), *_run_clauses(n, d)],
+    A.IsRun: lambda n, d: ["isrun", d(n.coll), "using", d(n.points), *_run_clauses(n, d)],
     A.Fold: lambda n, d: [n.op, d(n.coll), _var(n.var), d(n.body)],
     A.BoardShape: lambda n, d: [n.shape, *map(d, n.dims)],
     A.Cells: lambda n, d: ["cells", d(n.board)],

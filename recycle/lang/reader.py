@@ -16,9 +16,10 @@ import attrs
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
-from ..errors import Diagnostic, InternalError, LoadError
+from ..errors import Diagnostic, InternalError, LoadError, Span
 from .source import SourceFile
 from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
+
 
 @attrs.frozen(slots=True)
 class Atom:

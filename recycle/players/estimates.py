@@ -12,7 +12,7 @@ the AI heuristics of §4 are computed from them with the functions below.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 
 def rank_estimate(rank: float, n: int) -> float:

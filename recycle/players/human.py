@@ -15,7 +15,7 @@ decision, with `Narrated`, as the human seat may see it.
 from __future__ import annotations
 
 import sys
-from typing import Optional, TextIO
+from typing import TextIO
 
 from ..engine.play import samples_atomic
 from ..errors import UsageError
@@ -30,7 +30,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def render_view(prog, st, seat: int, title: Optional[str] = None) -> str:
+def render_view(prog, st, seat: int, title: str | None = None) -> str:
     """What `seat` observes, as text: its piles, the table's, the other players', storage, the turn."""
     view = prog.view(st, seat)
     me = f"p{seat + 1}"
@@ -102,7 +102,7 @@ def view_changes(prog, st, old: dict, new: dict) -> list[str]:
     return out
 
 
-def describe_option(prog, st, option, viewer: Optional[int]) -> str:
+def describe_option(prog, st, option, viewer: int | None) -> str:
     """One option's resolved actions as `viewer` may see them, joined by '; '."""
     return "; ".join(prog.describe(st, option, viewer=viewer)) or "(no visible action)"
 
@@ -113,7 +113,7 @@ class HumanPlayer(Player):
     code = "H"
     atomic_sampling = False
 
-    def __init__(self, inp: Optional[TextIO] = None, out: Optional[TextIO] = None, ask_forced: bool = False):
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None, ask_forced: bool = False):
         super().__init__()
         self.inp = inp
         self.out = out
@@ -176,7 +176,7 @@ class HumanPlayer(Player):
 class Narrated(Player):
     """Wraps another player and prints each of its decisions as `viewer` may see it (None: everything)."""
 
-    def __init__(self, inner: Player, viewer: Optional[int], out: Optional[TextIO] = None):
+    def __init__(self, inner: Player, viewer: int | None, out: TextIO | None = None):
         super().__init__()
         self.inner = inner
         self.viewer = viewer

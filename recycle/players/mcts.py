@@ -41,12 +41,19 @@ games) and ranks[o][k] over the simulations that went through o.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 from ..engine.state import WAITING
 from .montecarlo import (
-    MAX_PLAYOUT_DECISIONS, OptionStats, SearchPlayer, estimate_record, match_options, option_key, option_keys,
-    outcome, playout, sample_world,
+    MAX_PLAYOUT_DECISIONS,
+    OptionStats,
+    SearchPlayer,
+    estimate_record,
+    match_options,
+    option_key,
+    option_keys,
+    outcome,
+    playout,
+    sample_world,
 )
 
 DEFAULT_ITERATIONS = 200
@@ -56,7 +63,7 @@ UCB_C = 0.7
 class _Node:
     """A tree node: children by option key, visit and availability counts, reward sums per seat."""
 
-    __slots__ = ("children", "n", "avail", "w")
+    __slots__ = ("avail", "children", "n", "w")
 
     def __init__(self, seats: int):
         self.children: dict = {}
@@ -83,7 +90,7 @@ class ISMCTSPlayer(SearchPlayer):
     code = "M"
     default_budget = DEFAULT_ITERATIONS
 
-    def __init__(self, budget: Optional[int] = None, record_estimates: bool = False,
+    def __init__(self, budget: int | None = None, record_estimates: bool = False,
                  max_playout_decisions: int = MAX_PLAYOUT_DECISIONS, c: float = UCB_C):
         super().__init__(budget, record_estimates, max_playout_decisions)
         self.c = c
@@ -210,9 +217,9 @@ class PIMCPlayer(ISMCTSPlayer):
 
     code = "P"
 
-    def __init__(self, budget: Optional[int] = None, record_estimates: bool = False,
+    def __init__(self, budget: int | None = None, record_estimates: bool = False,
                  max_playout_decisions: int = MAX_PLAYOUT_DECISIONS, c: float = UCB_C,
-                 worlds: Optional[int] = None):
+                 worlds: int | None = None):
         super().__init__(budget, record_estimates, max_playout_decisions, c)
         self.worlds = worlds
 

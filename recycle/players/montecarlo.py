@@ -33,7 +33,7 @@ randomness comes from the seat's own stream (`Player.start`).
 from __future__ import annotations
 
 import random
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ..engine.algorithms import competition_ranks
 from ..engine.state import DONE, FGT, LIMIT, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
@@ -71,7 +71,7 @@ def option_key(prog, st, option, viewer: int) -> tuple:
         code = op[0]
         if code == MV:
             c = op[1]
-            out.append((MV, c if sees(viewer, where[c]) else -1) + op[2:])
+            out.append((MV, c if sees(viewer, where[c]) else -1, *op[2:]))
         elif code == SHF:
             out.append((SHF, op[1]))
         elif code == SET:
@@ -81,9 +81,9 @@ def option_key(prog, st, option, viewer: int) -> tuple:
             except TypeError:
                 v = repr(v)
             out.append((SET, op[1], v))
-        elif code == REM or code == FGT:
+        elif code in (REM, FGT):
             c = op[1]
-            out.append((code, c if sees(viewer, where[c]) else -1) + op[2:])
+            out.append((code, c if sees(viewer, where[c]) else -1, *op[2:]))
         elif code == SWC:
             ca, cb = op[1], op[4]
             out.append((SWC, ca if sees(viewer, where[ca]) else -1, op[2], op[3],
@@ -141,7 +141,7 @@ def playout(prog, s, rng: random.Random, max_decisions: int = MAX_PLAYOUT_DECISI
         apply(s, randrange(len(s.opts)))
 
 
-def outcome(prog, s) -> Optional[tuple]:
+def outcome(prog, s) -> tuple | None:
     """(scores, competition ranks, rewards) of a finished or limited state; None after a run-time error.
 
     The reward of a seat is its normalised position with ties at their mean position:
@@ -165,7 +165,7 @@ def outcome(prog, s) -> Optional[tuple]:
 class OptionStats:
     """Running sums for one option: reward of the decider, its score (higher is better) and every seat's rank."""
 
-    __slots__ = ("n", "reward", "scored", "value", "ranks")
+    __slots__ = ("n", "ranks", "reward", "scored", "value")
 
     def __init__(self, seats: int):
         self.n = 0  # playouts (errors included)
@@ -189,10 +189,10 @@ class OptionStats:
     def mean_reward(self) -> float:
         return self.reward / self.n if self.n else 0.0
 
-    def mean_value(self) -> Optional[float]:
+    def mean_value(self) -> float | None:
         return self.value / self.scored if self.scored else None
 
-    def mean_ranks(self) -> Optional[list]:
+    def mean_ranks(self) -> list | None:
         return [r / self.scored for r in self.ranks] if self.scored else None
 
 
@@ -218,7 +218,7 @@ class SearchPlayer(Player):
     code = "?"
     atomic_sampling = False  # searching players enumerate atomic blocks (E4)
 
-    def __init__(self, budget: Optional[int] = None, record_estimates: bool = False,
+    def __init__(self, budget: int | None = None, record_estimates: bool = False,
                  max_playout_decisions: int = MAX_PLAYOUT_DECISIONS):
         super().__init__()
         self.budget = budget if budget is not None else self.default_budget

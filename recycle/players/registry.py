@@ -10,8 +10,6 @@
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from .base import Player
 from .human import HumanPlayer
 from .mcts import ISMCTSPlayer, PIMCPlayer
@@ -30,7 +28,7 @@ NAMES: dict[str, str] = {"random": "R", "montecarlo": "F", "mcts": "M", "pimc": 
 SEARCHING = frozenset({"F", "M", "P"})
 
 
-def code_of(word: str) -> Optional[str]:
+def code_of(word: str) -> str | None:
     """The lineup code for a player name or code (`random`, `R`), or None."""
     w = word.strip()
     if w in KINDS:
@@ -38,7 +36,7 @@ def code_of(word: str) -> Optional[str]:
     return NAMES.get(w.lower())
 
 
-def make(code: str, budget: Optional[int] = None, record_estimates: bool = False) -> Player:
+def make(code: str, budget: int | None = None, record_estimates: bool = False) -> Player:
     """A fresh player object of that kind; `budget` and `record_estimates` apply to searching kinds only."""
     if code in SEARCHING:
         return KINDS[code](budget=budget, record_estimates=record_estimates)

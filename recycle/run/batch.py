@@ -15,7 +15,6 @@ import json
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Optional
 
 import attrs
 
@@ -28,7 +27,7 @@ from .session import GameSession
 from .transcript import dumps
 
 
-def parse_lineup(text: Optional[str], n_players: int) -> list[str]:
+def parse_lineup(text: str | None, n_players: int) -> list[str]:
     """`random,random` or `RR` (one code per seat) -> codes; default all random."""
     if not text:
         return ["R"] * n_players
@@ -57,7 +56,7 @@ class BatchSpec:
     max_decisions: int = 2000
     max_idle_steps: int = 10000
     transcript_level: str = "none"  # none | decisions | full
-    ai_budget: Optional[int] = None  # budget of the searching players (None: their defaults)
+    ai_budget: int | None = None  # budget of the searching players (None: their defaults)
     estimates: bool = False  # record the §3.5 estimates of searching players
     rotate: bool = False  # run i gives seat s the kind lineup[(s - i) mod n] (§3.1)
 
@@ -108,8 +107,8 @@ def _play_chunk(args: tuple[BatchSpec, list[int]]) -> list[RunRecord]:
     return [play_run(sess, spec, r) for r in runs]
 
 
-def run_batch(spec: BatchSpec, n: int, jobs: int = 1, progress: Optional[Callable[[int], None]] = None,
-              session: Optional[GameSession] = None) -> list[RunRecord]:
+def run_batch(spec: BatchSpec, n: int, jobs: int = 1, progress: Callable[[int], None] | None = None,
+              session: GameSession | None = None) -> list[RunRecord]:
     """Play runs 0..n-1, in `jobs` processes; records come back in run order.
 
     `session` is the game opened for this spec (opened from `spec.game_path` when not given).

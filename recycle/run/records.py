@@ -1,8 +1,6 @@
 """What one played game leaves behind: its record (flow-and-analytics §3.2), decisions and transcript."""
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 
 
@@ -17,15 +15,15 @@ class RunRecord:
     forced: int
     turns: int
     moves: int
-    scores: Optional[list]
-    ranks: Optional[list]
-    shares: Optional[list]
+    scores: list | None
+    ranks: list | None
+    shares: list | None
     winners: list
-    error: Optional[str]
+    error: str | None
     decision_rows: list  # (player, branching, chosen)
     lineup: list
-    transcript: Optional[list] = None
+    transcript: list | None = None
     ms: float = 0.0
     # §3.5 AI estimates, one dict per decision of a searching player, in decision order
     # (recycle.players.estimates); None when the batch did not record them
-    estimates: Optional[list] = None
+    estimates: list | None = None

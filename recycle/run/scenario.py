@@ -14,7 +14,6 @@ program for options, scores and the final ranking.
 from __future__ import annotations
 
 import random
-from typing import Optional
 
 from ..compiler import load_program
 from ..engine.ops import p_move, p_rekind, p_set
@@ -32,7 +31,7 @@ class Scenario:
         self.home = {c: st.where[c] for c in range(len(st.where))}
 
     @classmethod
-    def open(cls, path, params: Optional[dict] = None, seed: int = 0, fresh: bool = True) -> "Scenario":
+    def open(cls, path, params: dict | None = None, seed: int = 0, fresh: bool = True) -> Scenario:
         """Load a game; `fresh` stops right after setup (no item run), else at the first decision."""
         prog = load_program(path, params)
         st = prog.template.clone() if fresh else prog.new_game(seed)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
 
 from ..compiler import compile_loaded
 from ..engine.play import play_game
@@ -22,7 +21,7 @@ from .transcript import dumps
 class _Recorder:
     """Counts moves and turns of the real game and keeps its events at level `full`."""
 
-    __slots__ = ("keep", "events", "moves", "turns", "wants_text")
+    __slots__ = ("events", "keep", "moves", "turns", "wants_text")
 
     def __init__(self, keep: bool):
         self.keep = keep
@@ -52,12 +51,12 @@ class GameSession:
         self.sha256 = source.sha256
 
     @classmethod
-    def open(cls, path, params: Optional[dict] = None) -> GameSession:
+    def open(cls, path, params: dict | None = None) -> GameSession:
         """Read the file once, check it (LoadError) and compile it (UsageError for bad parameters)."""
         return cls.from_source(SourceFile.read(path), params)
 
     @classmethod
-    def from_source(cls, source: SourceFile, params: Optional[dict] = None) -> GameSession:
+    def from_source(cls, source: SourceFile, params: dict | None = None) -> GameSession:
         """Check and compile a game text already read (as worker processes do with the parent's text)."""
         prog = compile_loaded(load_source(source, params or None), params or None)
         return cls(Path(source.filename), prog, params or {}, source)
@@ -70,7 +69,7 @@ class GameSession:
     def n_players(self) -> int:
         return self.prog.n_players
 
-    def header(self, game_seed: int, lineup: list, run: Optional[int], batch_seed: Optional[int],
+    def header(self, game_seed: int, lineup: list, run: int | None, batch_seed: int | None,
                level: str, max_decisions: int, max_idle_steps: int) -> dict:
         return {
             "type": "header", "format": "recycle-transcript", "version": 1,
@@ -84,9 +83,9 @@ class GameSession:
             "level": level,
         }
 
-    def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: Optional[int] = None,
+    def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: int | None = None,
              max_decisions: int = 2000, max_idle_steps: int = 10000, level: str = "none",
-             players: Optional[list] = None) -> RunRecord:
+             players: list | None = None) -> RunRecord:
         """Play one game; `level` none|decisions|full decides the transcript kept in the record."""
         if players is None:
             players = [registry.make(c) for c in lineup]

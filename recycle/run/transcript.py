@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 from ..errors import UsageError
 
@@ -77,7 +76,7 @@ def _loc(l) -> str:
     return f"{owner} {kw} {name}" + (f" {index}" if index else "")
 
 
-def render_text(lines: list[dict], cards: Optional[dict] = None) -> str:
+def render_text(lines: list[dict], cards: dict | None = None) -> str:
     """The readable account of a transcript (§5.4); `cards` maps card ids to their text."""
     cards = dict(cards or {})
     out = []

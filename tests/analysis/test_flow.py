@@ -15,8 +15,8 @@ import graphviz
 import networkx as nx
 import pytest
 
-from recycle.visualize import flow
 from recycle.analysis.flow import FlowGraph, build_flow, edge_kind, information, location_category
+from recycle.visualize import flow
 from recycle.visualize.flow import FlowRenderError, flow_to_dot, write_flow
 
 STOCK = ["table", "iloc", "STOCK", 0]

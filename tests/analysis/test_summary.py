@@ -12,12 +12,18 @@ import pytest
 
 from recycle.analysis.heuristics import HEURISTICS, NOT_APPLICABLE_AI, format_heuristics, heuristics, write_heuristics
 from recycle.analysis.runs import length_runs, outcome_runs
-from recycle.analysis.summary import (
-    analyze, branching_by_index, format_summary, kernel_smooth, summary_document, write_branching_csv, write_seats_csv,
-)
-from recycle.run.records import RunRecord
-from recycle.engine.algorithms import competition_ranks, derive
 from recycle.analysis.stats import bootstrap_apply, wilson
+from recycle.analysis.summary import (
+    analyze,
+    branching_by_index,
+    format_summary,
+    kernel_smooth,
+    summary_document,
+    write_branching_csv,
+    write_seats_csv,
+)
+from recycle.engine.algorithms import competition_ranks, derive
+from recycle.run.records import RunRecord
 
 
 def rec(run, bs, reason="normal", scores=None, lineup=("R", "R"), direction="max", players=None, forced=None):

@@ -6,12 +6,11 @@ import json
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from support import FIXTURES
 from recycle.cli import main
+from support import FIXTURES
 
 ERRORS = FIXTURES / "errors"
 
@@ -54,7 +53,7 @@ def test_ok_file(games, capsys):
 
 def test_bad_file(games, capsys):
     path = games / "bad.rcy"
-    code, out, err = run(capsys, "check", str(path))
+    code, out, _err = run(capsys, "check", str(path))
     assert code == 1
     assert f"{path}: 1 error" in out
     assert f"{path}:3:11: error[type]: " in out
@@ -117,7 +116,7 @@ def test_empty_directory_is_a_usage_error(tmp_path, capsys):
 
 
 def test_json_output(games, capsys):
-    code, out, err = run(capsys, "check", "--json", str(games / "good.gdl"), str(games / "bad.rcy"),
+    code, out, _err = run(capsys, "check", "--json", str(games / "good.gdl"), str(games / "bad.rcy"),
                          str(games / "warn.gdl"), str(games / "absent.gdl"))
     assert code == 1
     data = json.loads(out)

@@ -16,16 +16,14 @@ from pathlib import Path
 import graphviz
 import pytest
 
-from recycle.cli import statsbatch
-from recycle.run.batch import BatchSpec, play_run
-from recycle.cli import main
+from recycle.analysis.flow import FlowGraph
+from recycle.cli import main, statsbatch
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
 from recycle.players import registry
+from recycle.run.batch import BatchSpec, play_run
 from recycle.run.session import GameSession
-from recycle.analysis.flow import FlowGraph
 from recycle.visualize.flow import flow_to_dot
-
 from support import CORPUS, REPO
 
 BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"
@@ -245,7 +243,7 @@ def test_stats_with_error_runs(tmp_path, capsys):
 
 def test_flow_default_out_and_drawn_seed(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, stdout, err = run_cli(capsys, "flow", "block_rummy", "--format", "svg")
+    code, _stdout, err = run_cli(capsys, "flow", "block_rummy", "--format", "svg")
     assert code == 0, err
     assert (tmp_path / "flow-block_rummy" / "flow.dot").stat().st_size > 0
     assert "(drawn; pass --seed to repeat)" in err
@@ -257,7 +255,7 @@ def test_flow_without_graphviz_writes_dot_and_one_notice(tmp_path, capsys, monke
     monkeypatch.setenv("PATH", str(empty))
     assert shutil.which("dot") is None
     out = tmp_path / "f"
-    code, stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 1, "--out", out)
+    code, _stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 1, "--out", out)
     assert code == 0
     assert err.count("Graphviz 'dot' program not found") == 1
     assert "apt install graphviz" in err
@@ -274,7 +272,7 @@ def test_flow_render_failure_exits_1(tmp_path, capsys, monkeypatch):
         raise graphviz.CalledProcessError(1, ["dot"], output=b"", stderr=b"Error: syntax error in line 1")
 
     monkeypatch.setattr(graphviz, "render", boom)
-    code, stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 1, "--out", tmp_path / "f")
+    code, _stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 1, "--out", tmp_path / "f")
     assert code == 1
     assert "Graphviz failed to render flow.dot" in err and "syntax error" in err
     assert "Traceback" not in err and (tmp_path / "f" / "flow.dot").exists()
@@ -293,7 +291,7 @@ def test_flow_render_failure_exits_1(tmp_path, capsys, monkeypatch):
     (["stats", "block_rummy", "--param", "lower=1"], "uppercase"),
 ])
 def test_user_mistakes_exit_2_with_one_line(argv, needle, capsys):
-    code, stdout, err = run_cli(capsys, *argv)
+    code, _stdout, err = run_cli(capsys, *argv)
     assert code == 2
     assert needle in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -303,7 +301,7 @@ def test_out_that_is_a_file_exits_2(tmp_path, capsys):
     f = tmp_path / "file"
     f.write_text("keep me")
     for cmd in ("flow", "stats"):
-        code, stdout, err = run_cli(capsys, cmd, BLOCK_RUMMY, "-n", 1, "--out", f)
+        code, _stdout, err = run_cli(capsys, cmd, BLOCK_RUMMY, "-n", 1, "--out", f)
         assert code == 2 and "not a directory" in err and len(err.strip().splitlines()) == 1
     assert f.read_text() == "keep me"
 
@@ -339,7 +337,7 @@ PLOT_FILES = [f"{p}.{f}" for p in ("branching", "length", "scores", "winrate") f
 
 
 def test_stats_writes_every_file(stats_run):
-    code, out, stdout, stderr = stats_run
+    code, out, _stdout, stderr = stats_run
     assert code == 0, stderr
     names = STATS_FILES + PLOT_FILES + (["flow.svg", "flow.png", "flow-aggregate.svg", "flow-aggregate.png"]
                                         if HAS_DOT else [])
@@ -357,7 +355,7 @@ def test_stats_writes_every_file(stats_run):
 
 
 def test_stats_summary_json(stats_run):
-    code, out, stdout, stderr = stats_run
+    _code, out, _stdout, _stderr = stats_run
     s = json.loads((out / "summary.json").read_text())
     assert [k for k in s if k in SUMMARY_KEYS] == SUMMARY_KEYS      # every key, in the §3.6 order
     assert s["format"] == "recycle-analytics" and s["version"] == 1 and s["game"] == "block_rummy"
@@ -393,7 +391,7 @@ def _timing_key(name: str) -> bool:
 
 
 def test_stats_tables_and_heuristics(stats_run):
-    code, out, stdout, stderr = stats_run
+    _code, out, _stdout, _stderr = stats_run
     rows = (out / "branching_by_index.csv").read_text().splitlines()
     assert rows[0] == "game,players,lineup,run,decision,n_runs,mean,sd,median,min,max"
     assert rows[1].startswith("block_rummy,2,RR,,1,200,")
@@ -410,7 +408,7 @@ def test_stats_tables_and_heuristics(stats_run):
 
 
 def test_stats_transcripts_and_flow_of_run_0(stats_run):
-    code, out, stdout, stderr = stats_run
+    _code, out, _stdout, _stderr = stats_run
     first = [json.loads(l) for l in (out / "transcripts/run-0000.jsonl").read_text().splitlines()]
     assert first[0]["level"] == "full" and any(l["type"] == "move" for l in first)
     # the other runs are at the requested level (decisions), exactly as playing at that level writes them
@@ -426,7 +424,7 @@ def test_stats_transcripts_and_flow_of_run_0(stats_run):
 
 
 def test_stats_text_summary(stats_run):
-    code, out, stdout, stderr = stats_run
+    _code, _out, stdout, stderr = stats_run
     assert "block_rummy: 200 games, seed 42" in stderr
     for needle in ("Length", "Branching", "p1    R", "p2    R", "Ties for first", "0 at a limit", "0 errors",
                    "Information: Hidden, Private, Taken"):
@@ -454,7 +452,7 @@ def test_stats_without_graphviz_one_notice(tmp_path, capsys, monkeypatch):
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
-    code, stdout, err = run_cli(capsys, "stats", BLOCK_RUMMY, "-n", 5, "--seed", 1, "--out", tmp_path / "s")
+    code, _stdout, err = run_cli(capsys, "stats", BLOCK_RUMMY, "-n", 5, "--seed", 1, "--out", tmp_path / "s")
     assert code == 0
     assert err.count("Graphviz 'dot' program not found") == 1
     assert (tmp_path / "s" / "flow.dot").exists() and (tmp_path / "s" / "flow-aggregate.dot").exists()

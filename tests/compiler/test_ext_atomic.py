@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
-from recycle.engine.play import play_game
-from recycle.engine.play import samples_atomic
+from recycle.engine.play import play_game, samples_atomic
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
+from recycle.lang import parse_game
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
 from support.games import load, make_game, run
@@ -59,7 +58,7 @@ def test_nested_atomic_blocks_roll_back_only_themselves():
 
 def test_overfilling_a_cell_in_an_atomic_do_is_an_error():
     items = "(do ((atomic (do ((move (top (game iloc STOCK)) (top (game vloc ROW 0))) (move (top (game iloc STOCK)) (top (game vloc ROW 0))))) (require (== 1 1)))))"
-    prog, st = run(make_game(ROW, items))
+    _prog, st = run(make_game(ROW, items))
     assert st.status == 4 and st.error.cls == "capacity"
 
 
@@ -156,7 +155,7 @@ def test_team_stage_inside_an_atomic_block():
 
 def test_a_stage_that_never_ends_inside_an_atomic_block_is_a_resource_error():
     items = "(atomic (stage player (end (== 1 2)) (choice ((turn pass)))) (require (== 1 1)))"
-    prog, st = run(make_game("", items))
+    _prog, st = run(make_game("", items))
     assert st.status == 4 and st.error.cls == "resource" and "passes" in st.error.message
 
 
@@ -209,7 +208,7 @@ def test_atomic_games_replay_through_transcripts(tmp_path):
         assert rec.end_reason == "normal", rec.error
         t = tmp_path / f"t{seed}.jsonl"
         t.write_text("\n".join(rec.transcript) + "\n")
-        lines, warnings = replay(t, path)
+        lines, _warnings = replay(t, path)
         assert lines[-1]["type"] == "end"
 
 

@@ -10,12 +10,12 @@ from itertools import combinations
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
-from recycle.engine.play import play_game
 from recycle.engine.boards import Geometry, hex_coords
+from recycle.engine.play import play_game
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError, UsageError
+from recycle.lang import parse_game
 from recycle.players.random_player import RandomPlayer
 from support.games import idx, load, make_game, run, value_of
 
@@ -70,7 +70,7 @@ def _connected_sets(prog, fam, size, dirs=None):
 
 
 def test_hex_rr_t2_448_connected_four_sets():
-    prog, st = run(make_game(HEX))
+    prog, _st = run(make_game(HEX))
     fam = prog.board_ids[(0, 0, "H")]
     assert _connected_sets(prog, fam, 4) == 448
 
@@ -79,7 +79,7 @@ def test_piecepack_rr_t8_lines_and_orthogonal_sets():
     g = Geometry("square", (4, 6))
     lines = {d: sum(1 for i in range(g.n) if len(g.rays[i][g.dir_index[d]]) >= 2) for d in ("E", "S", "SE", "SW")}
     assert lines == {"E": 16, "S": 12, "SE": 8, "SW": 8} and sum(lines.values()) == 44
-    prog, st = run(make_game("(create board (game vloc P) (square 4 6))"))
+    prog, _st = run(make_game("(create board (game vloc P) (square 4 6))"))
     fam = prog.board_ids[(0, 0, "P")]
     assert _connected_sets(prog, fam, 4, ("N", "E")) == 209
 
@@ -91,7 +91,7 @@ def test_cells_and_cell_and_coordinates():
     prog, st, v = q(f"(cells {B})")
     assert idx(prog, v) == list(range(9))
     assert q(f"(size (cells {B}))")[2] == 9
-    prog, st, v = q(f"(cell {B} 2 1)")
+    prog, _st, v = q(f"(cell {B} 2 1)")
     assert prog.loc_json(v) == ["table", "vloc", "G", 7]
     assert q(f"(row (cell {B} 2 1))")[2] == 2 and q(f"(col (cell {B} 2 1))")[2] == 1
     assert q("(row (game vloc G 5))")[2] == 1 and q("(col (game vloc G 5))")[2] == 2
@@ -111,7 +111,7 @@ def test_neighbors_all_and_by_direction():
     assert idx(prog, v) == [1, 4, 3]
     prog, st, v = q(f"(neighbors (cell {B} 1 1) (S, N, E, W))")
     assert idx(prog, v) == [7, 1, 5, 3]
-    prog, st, v = q(f"(neighbors (cell {B} 0 1) (N, S))")
+    prog, _st, v = q(f"(neighbors (cell {B} 0 1) (N, S))")
     assert idx(prog, v) == [4]
     # a variable may range over directions
     assert q(f"(sum (directions {B}) 'D (size (neighbors (cell {B} 1 1) ('D))))".replace("('D)", "(N)"))[2] == 8
@@ -122,7 +122,7 @@ def test_ray_lengths_and_order():
     assert idx(prog, v) == [1, 2]
     prog, st, v = q(f"(ray (cell {B} 2 2) NW)")
     assert idx(prog, v) == [4, 0]
-    prog, st, v = q(f"(ray (cell {B} 0 0) N)")
+    prog, _st, v = q(f"(ray (cell {B} 0 0) N)")
     assert list(v) == []
     assert q(f"(sum (cells {B}) 'X (sum (directions {B}) 'D (size (ray 'X 'D))))")[2] == 56
 
@@ -133,7 +133,7 @@ def test_line_windows_that_leave_the_board_are_empty():
     assert list(q(f"(line (cell {B} 0 1) E 3)")[2]) == []
     prog, st, v = q(f"(line (cell {B} 0 2) SW 3)")
     assert idx(prog, v) == [2, 4, 6]
-    prog, st, v = q(f"(line (cell {B} 1 1) W 1)")
+    prog, _st, v = q(f"(line (cell {B} 1 1) W 1)")
     assert idx(prog, v) == [4]
     assert list(q(f"(line (cell {B} 1 1) W 0)")[2]) == []
     assert q(f"(sum (cells {B}) 'X (sum (directions {B}) 'D (size (line 'X 'D 3))))")[2] == 3 * 8 * 2
@@ -150,7 +150,7 @@ def test_components_by_axis_and_in_positional_order():
     assert [idx(prog, g) for g in v] == [[0, 1, 2], [3], [8]]
     prog, st, v = q(f"(components {occupied} (N, S))")
     assert [idx(prog, g) for g in v] == [[0, 3], [1], [2], [8]]
-    prog, st, v = q(f"(components {occupied} (NW, SE))")
+    prog, _st, v = q(f"(components {occupied} (NW, SE))")
     assert [idx(prog, g) for g in v] == [[0], [1], [2], [3], [8]]
     assert list(q(f"(components (filter (cells {B}) 'X (== 1 2)))")[2]) == []
     # groups are a GroupCollection: size, loops, folds and filters work on them
@@ -165,7 +165,7 @@ def test_hex_rr_t3_lines_and_connected_sets():
     assert idx(*q(f"(line {cell(5, 0)} SW 3)", HEX)[::2]) == [3, 7, 12]
     assert list(q(f"(line {cell(3, 2)} E 3)", HEX)[2]) != []
     assert list(q(f"(line {cell(4, 2)} E 3)", HEX)[2]) == []
-    prog, st, v = q("(components (filter (cells (game vloc H)) 'X (or (== (pid (0 player)) 1) "
+    prog, _st, v = q("(components (filter (cells (game vloc H)) 'X (or (== (pid (0 player)) 1) "
                     "(and (== (row 'X) 2) (or (== (col 'X) 2) (== (col 'X) 3))) (and (== (row 'X) 3) (== (col 'X) 2)) "
                     "(and (== (row 'X) 1) (== (col 'X) 3)))))", HEX)
     assert [idx(prog, g) for g in v] == [[6, 11, 12, 17]]
@@ -198,7 +198,7 @@ def test_r2_t1_reach_matrix_580_pairs_and_54_windows():
 def test_r2_t1_aligned_by_rays(s, t, aligned):
     expr = (f"(any (directions {B}) 'D (any (ray (cell {B} {s[0]} {s[1]}) 'D) 'T "
             f"(and (== (row 'T) {t[0]}) (== (col 'T) {t[1]}))))")
-    prog, st, v = q(expr, SQ6)
+    _prog, _st, v = q(expr, SQ6)
     assert v is aligned
 
 
@@ -240,7 +240,7 @@ def test_player_boards_and_a_board_built_in_an_action_once():
 def test_queries_before_the_board_is_built_are_errors():
     text = make_game("", "(do ((set (game sto N) 1)))\n (do ((set (game sto N) (size (cells (game vloc LATER))))))\n"
                          " (do ((create board (game vloc LATER) (square 2 2))))")
-    prog, st = run(text)
+    _prog, st = run(text)
     assert st.status == 4 and st.error.cls == "board" and "not built yet" in st.error.message
 
 
@@ -252,7 +252,7 @@ def test_queries_before_the_board_is_built_are_errors():
     (f"(line (cell {B} 0 0) E (- 0 1))", "range", "a line of -1 cells"),
 ])
 def test_run_time_board_errors(expr, cls, words):
-    prog, st = run(make_game(SQ3, f"(do ((set (game sto X) (size (all (range 1..1) 'K (game vloc T))))))\n"
+    _prog, st = run(make_game(SQ3, f"(do ((set (game sto X) (size (all (range 1..1) 'K (game vloc T))))))\n"
                                   f" (let {expr} 'OUT (do ((turn pass))))"))
     assert st.status == 4 and st.error.cls == cls and words in st.error.message, st.error.format()
 
@@ -291,14 +291,14 @@ def test_capacity_in_a_do_is_an_error_naming_the_cell():
     assert st.status == 4 and st.error.cls == "capacity"
     assert "(table vloc R 2) holds at most 1 card" in st.error.message
     # moving a card within its own cell does not overfill it
-    prog, st = run(make_game(CAP, "(do ((move (top (game iloc STOCK)) (top (game vloc R 2))) (move (top (game vloc R 2)) (bottom (game vloc R 2)))))"))
+    _prog, st = run(make_game(CAP, "(do ((move (top (game iloc STOCK)) (top (game vloc R 2))) (move (top (game vloc R 2)) (bottom (game vloc R 2)))))"))
     assert st.status == 2
 
 
 def test_capacity_of_swapped_piles_and_created_decks():
     text = make_game(CAP, "(do ((move (top (game iloc STOCK)) (top (game vloc X))) (move (top (game iloc STOCK)) (top (game vloc X)))\n"
                           "     (swap (game vloc X) (game vloc R))))")
-    prog, st = run(text)
+    _prog, st = run(text)
     assert st.status == 4 and st.error.cls == "capacity"
     with pytest.raises(UsageError, match="holds at most 1 card"):
         load(make_game(CAP + " (create deck (game vloc R 0) (deck (RANK (A, B))))"))

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
-from recycle.engine.play import play_game
 from recycle.engine.algorithms import competition_ranks
+from recycle.engine.play import play_game
 from recycle.errors import LoadError
+from recycle.lang import parse_game
 from recycle.players.random_player import RandomPlayer
 from support.games import make_game, run, value_of
-
 
 # ---------------------------------------------------------------- folds
 

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from recycle.lang import load_game, parse_game
 from recycle.cli import main
 from recycle.compiler import compile_game, load_program
 from recycle.engine.play import play_game
 from recycle.errors import LoadError, UsageError
+from recycle.lang import load_game, parse_game
 from recycle.players.random_player import RandomPlayer
 
 GAME = """;; A parameterised game: players, board size, hand size.

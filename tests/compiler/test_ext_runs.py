@@ -101,7 +101,7 @@ def test_lr_t3_meld_recognition_with_leap_and_cycle():
                                         (3, "4 7 T K 3 6 9 Q 2 5 8 J A"), (4, "4 8 Q 3 7 J 2 6 T A 5 9 K"),
                                         (5, "4 9 A 6 J 3 8 K 5 T 2 7 Q"), (6, "4 T 3 9 2 8 A 7 K 6 Q 5 J")])
 def test_lr_t2_leap_cycles_are_runs_in_order(leap, cycle):
-    prog, st, v = value_of(f"(isrun (game vloc HAND) using (game points RV) (step {leap}) (cyclic 13))",
+    _prog, _st, v = value_of(f"(isrun (game vloc HAND) using (game points RV) (step {leap}) (cyclic 13))",
                            hand_deck(cycle), f"(do ({RANKVAL}))")
     assert v is True
     # the reverse order is the step 13 - L
@@ -131,7 +131,7 @@ def test_isrun_ascending_descending_and_duplicates():
     assert isrun("2 A K", " (step 12) (cyclic 13)") is True
     assert isrun("3 5 7", " (step 2)") is True and isrun("3 5 8", " (step 2)") is False
     assert isrun("4") is True
-    prog, st, v = value_of("(isrun (union (game vloc HAND) (game vloc HAND)) using (game points RV))", hand_deck("4"), f"(do ({RANKVAL}))")
+    _prog, _st, v = value_of("(isrun (union (game vloc HAND) (game vloc HAND)) using (game points RV))", hand_deck("4"), f"(do ({RANKVAL}))")
     assert v is False  # a run never uses a card twice
 
 
@@ -148,5 +148,5 @@ def test_isrun_of_board_cells_reads_them_in_order():
 def test_run_time_errors_of_bad_clauses():
     prog, st = run(make_game(hand_deck("3 4"), f"(do ({RANKVAL} (set (game sto X) (size (runs all 1 (game vloc HAND) using (game points RV) (step 0))))))"))
     assert st.status == 4 and st.error.cls == "arithmetic" and "step" in st.error.message
-    prog, st = run(make_game(hand_deck("3 4"), f"(do ({RANKVAL} (set (game sto X) (size (runs all 1 (game vloc HAND) using (game points RV) (cyclic 1))))))"))
+    _prog, st = run(make_game(hand_deck("3 4"), f"(do ({RANKVAL} (set (game sto X) (size (runs all 1 (game vloc HAND) using (game points RV) (cyclic 1))))))"))
     assert st.status == 4 and st.error.cls == "arithmetic"

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.engine.play import play_game
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
+from recycle.lang import parse_game
 from recycle.players.base import ScriptedPlayer
 from support.games import load, make_game, run, value_of
 
@@ -78,7 +78,7 @@ def test_card_storage_travels_with_the_card():
 
 
 def test_card_storage_of_no_card_is_an_error():
-    prog, st = run(game("(do ((set ((top (game vloc EMPTY)) sto MARK) 1)))"))
+    _prog, st = run(game("(do ((set ((top (game vloc EMPTY)) sto MARK) 1)))"))
     assert st.status == 4 and st.error.cls == "no-card"
 
 
@@ -111,7 +111,7 @@ def test_a_ply_cell_is_a_player_expression():
 
 
 def test_using_an_unset_ply_cell_as_a_player_is_an_error():
-    prog, st = run(game("(do ((set (game sto P) (pid (game ply LEADER)))))"))
+    _prog, st = run(game("(do ((set (game sto P) (pid (game ply LEADER)))))"))
     assert st.status == 4 and st.error.cls == "no-player" and "(game ply LEADER) holds no player" in st.error.message
 
 
@@ -144,7 +144,7 @@ def test_override_is_seen_by_cardatt_point_maps_partition_runs_filter_and_sort()
     for expr, want in checks.items():
         prog, st, v = value_of(expr, CARDS, before)
         assert v == want, expr
-    prog, st, v = value_of("(game sto BEFORE)", CARDS, before)
+    _prog, _st, v = value_of("(game sto BEFORE)", CARDS, before)
     assert v == 3  # before the override: ONE TWO THREE
     assert value_of("(game sto SCOREW)", CARDS, before)[2] == 0  # the score cached for the printed card is not reused
 

@@ -10,16 +10,16 @@ from collections import Counter
 
 import pytest
 
-from recycle.lang import parse_game, parse_source
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
 from recycle.engine.program import Program
 from recycle.engine.state import KIND_WORDS
 from recycle.errors import LoadError
-from recycle.players.base import ScriptedPlayer
-from recycle.players.random_player import RandomPlayer
+from recycle.lang import parse_game, parse_source
 from recycle.lang.reader import read_sexprs
 from recycle.lang.source import SourceFile
+from recycle.players.base import ScriptedPlayer
+from recycle.players.random_player import RandomPlayer
 
 DECK5 = "(RANK (A, TWO, THREE, FOUR, FIVE))"
 SCORING = "(scoring max ((current player) sto SCORE))"

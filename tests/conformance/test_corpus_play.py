@@ -18,7 +18,6 @@ from recycle.compiler import load_program
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
 from recycle.players.random_player import RandomPlayer
-
 from support import corpus_id
 
 SEED = 2024

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.lang import load_game, parse_game
 from recycle.compiler import compile_game
+from recycle.lang import load_game, parse_game
 
 RANKS13 = "(RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))"
 SCORING = "(scoring max ((current player) sto SCORE))"
@@ -281,7 +281,8 @@ def test_teams_one_based_with_warning_and_unlisted_players():
             " (do ((set ((team (4 player)) sto T) 7) (all (0 team) 'TP (inc (game sto SUM) (+ 1 (pid 'TP))))"
             " (set (game sto NT) (size team)) (set (game sto NO) (size (other team)))))"
             " (scoring max ((team (current player)) sto T)))")
-    import tempfile, os
+    import os
+    import tempfile
     with tempfile.NamedTemporaryFile("w", suffix=".rcy", delete=False) as f:
         f.write(text)
     try:

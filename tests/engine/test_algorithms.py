@@ -2,17 +2,28 @@
 from __future__ import annotations
 
 import hashlib
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recycle.lang.ast import Attribute, ValueNode
-from recycle.errors import Span
 from recycle.engine.algorithms import (
-    ResourceLimit, competition_ranks, derive, disjunction, intersect, partition, run_at_end, runs, sort_by_score, subsets, tuples, union,
+    ResourceLimit,
+    competition_ranks,
+    derive,
+    disjunction,
+    intersect,
+    partition,
+    run_at_end,
+    runs,
+    sort_by_score,
+    subsets,
+    tuples,
+    union,
 )
+from recycle.errors import Span
+from recycle.lang.ast import Attribute, ValueNode
 from recycle.lang.decks import DeckError, expand_deck
 from recycle.lang.values import fib, power, tri, trunc_div, trunc_mod
 
@@ -123,14 +134,14 @@ def _runs_model(cards, scores, n, mode):
     out = []
     for v, L in blocks:
         if mode == "largest":
-            ranges = [(v, L)] if L >= n else []
+            ranges = [(v, L)] if n <= L else []
         else:
             ranges = [(v + s, ln) for s in range(L) for ln in range(n, L - s + 1)]
         for start, ln in ranges:
             pos_lists = [[i for i, s in enumerate(scores) if s == start + d] for d in range(ln)]
             choices = [[]]
             for pl in pos_lists:
-                choices = [c + [p] for c in choices for p in pl]
+                choices = [[*c, p] for c in choices for p in pl]
             out.extend([cards[p] for p in ch] for ch in choices)
     return out
 
@@ -204,7 +215,7 @@ def _run_at_end_model(cards, scores, n, end):
     for k in range(n, len(cards) + 1):
         idx = list(range(len(cards) - k, len(cards))) if end == "top" else list(range(k))
         ss = sorted(scores[i] for i in idx)
-        if all(b == a + 1 for a, b in zip(ss, ss[1:])):
+        if all(b == a + 1 for a, b in pairwise(ss)):
             best = sorted(idx, key=lambda i: scores[i])
     return [cards[i] for i in best]
 

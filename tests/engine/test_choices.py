@@ -1,10 +1,10 @@
 """Engine: choices and option building (§6.6–6.9, §16.1–16.3)."""
 from __future__ import annotations
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
 from recycle.engine.state import MV, SET, SHF
+from recycle.lang import parse_game
 from recycle.players.random_player import RandomPlayer
 
 RANKS13 = "(RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))"

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from recycle.lang import load_game, parse_game
 from recycle.compiler import compile_game
-from recycle.engine.play import play_game
 from recycle.engine.algorithms import derive
+from recycle.engine.play import play_game
 from recycle.engine.recording import ListRecorder
+from recycle.lang import load_game, parse_game
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
 
@@ -100,11 +100,11 @@ def test_recorder_sees_only_the_real_game():
     assert moves[0]["card"].startswith("DEFAULT#")
     assert sum(e["type"] == "remember" for e in rec) == 6
     assert sum(e["type"] == "forget" for e in rec) == 1
-    swap = [e for e in rec if e["type"] == "swap"][0]
+    swap = next(e for e in rec if e["type"] == "swap")
     assert swap["a"] == ["p1", "vloc", "TABLE", 0] and len(swap["a_to_b"]) == 2
     turns = [e["seat"] for e in rec if e["type"] == "turn"]
     assert turns == [1, 2, 0, 1, 2, 0]  # the last one: the stage ends, the base cycle is innermost again
-    dec = [e for e in rec if e["type"] == "decision"][0]
+    dec = next(e for e in rec if e["type"] == "decision")
     assert list(dec) == ["type", "n", "seat", "kind", "options", "choice", "text"] and dec["kind"] == "R"
     assert dec["text"].startswith("move ")
     sets = [e for e in rec if e["type"] == "set"]

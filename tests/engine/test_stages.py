@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
+from recycle.lang import parse_game
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
 

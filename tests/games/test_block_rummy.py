@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO
 from recycle.compiler import load_program
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
 from recycle.players.random_player import RandomPlayer
+from support import REPO
 
 BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"
 GAMES = 300

@@ -9,11 +9,10 @@ random games to a normal end in every player count it allows.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import itertools
 
 import pytest
 
-from support import REPO
 from recycle.compiler import load_program
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
@@ -21,6 +20,7 @@ from recycle.engine.state import WAITING
 from recycle.players.base import Player
 from recycle.players.random_player import RandomPlayer
 from recycle.run.scenario import KIND_CODE, Scenario
+from support import REPO
 
 GAMES = REPO / "games"
 
@@ -35,7 +35,7 @@ def game(name: str) -> str:
     return str(GAMES / f"{name}.gdl")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def program(name: str, players: int):
     return load_program(game(name), {"PLAYERS": players})
 
@@ -75,10 +75,7 @@ class Table:
 
     def card(self, code: str) -> int:
         """A card not handed out yet by this table (two packs: the first free copy)."""
-        if code == "W":
-            attrs = {"RANK": "JOKER"}
-        else:
-            attrs = {"RANK": SHORT[code[0]], "SUIT": SUITS[code[1]]}
+        attrs = {"RANK": "JOKER"} if code == "W" else {"RANK": SHORT[code[0]], "SUIT": SUITS[code[1]]}
         free = [c for c in self.sc.cards(**attrs) if c not in self.used]
         assert free, f"no free card {code}"
         self.used.add(free[0])
@@ -251,7 +248,7 @@ def test_lr_t2_leap_cycles_are_melds_in_cycle_order(leap):
     t.pursue()
     full = [(m, lp) for _, m, lp in t.new_melds() if len(m) == 13]
     assert sorted(lp for _, lp in full) == [1, 2, 3, 4, 5, 6]
-    m = [m for m, lp in full if lp == leap][0]
+    m = next(m for m, lp in full if lp == leap)
     assert m[0] == "KH"  # the whole cycle starts at the lowest value modulo 13 (K = 13 = 0) …
     i = row.index("KH")
     assert m == row[i:13] + row[:i]  # … and follows the leap-L cycle
@@ -283,7 +280,7 @@ def test_lr_t3_melds(cards, leap, value):
     i, meld, lp = whole[0]
     assert lp == leap
     values = [VALUE[SHORT[c[0]]] for c in meld]
-    assert {(b - a) % 13 for a, b in zip(values, values[1:])} == {leap}  # d = L in the laid order
+    assert {(b - a) % 13 for a, b in itertools.pairwise(values)} == {leap}  # d = L in the laid order
     assert meld == cards  # the table lists them in sequence order
     t.take(i)
     assert t.melds() == [cards] and t.leap() == leap and t.token() == [LEAPS[leap - 1]]
@@ -314,7 +311,7 @@ def test_lr_t4_worked_game_fragment():
     # 1. P1 lays 7H 9H JH: NEW, leap 2; P1 takes leaptoken TWO and scores 1.
     t.give(0, "7H", "9H", "JH")
     t.pursue()
-    [(i, meld, leap)] = t.new_melds()
+    [(i, _meld, _leap)] = t.new_melds()
     t.take(i)  # the hand is empty: no discard
     assert t.melds() == [["7H", "9H", "JH"]] and t.leap() == 2 and t.token() == ["TWO"]
     assert t.sc.scores()[0] == 1
@@ -495,7 +492,7 @@ def test_wild_a_joker_extends_a_meld_and_a_retired_joker_costs_nothing():
     # the joker extends the meld at either end: as KH after JH, or as 5H before 7H
     outcomes = [(i, m[0]) for i, m, _, _ in t.meld_outcomes() if m and len(m[0]) == 4]
     assert sorted(m for _, m in outcomes) == [["5*", "7H", "9H", "JH"], ["7H", "9H", "JH", "K*"]]
-    t.take([i for i, m in outcomes if m[-1] == "K*"][0])
+    t.take(next(i for i, m in outcomes if m[-1] == "K*"))
     t.discard("AC")
     assert t.sc.scores()[0] == 3
     # P2 retires holding the other joker and 5D: the joker costs 0
@@ -559,7 +556,7 @@ def test_distinct_leaps_variant():
     t = Table("leap_rummy_distinct_leaps")
     t.give(0, "7H", "9H", "JH")
     t.pursue()
-    [(i, meld, leap)] = t.new_melds()
+    [(i, _meld, _leap)] = t.new_melds()
     t.take(i)
     # no leaptokens: P2 may use leap 2 as well
     t.give(1, "2C", "4C", "6C")
@@ -574,7 +571,7 @@ def test_distinct_leaps_variant():
     assert sorted(m[-1] for _, m, _, _ in outcomes if len(m) == 2) == [["3S", "6S", "9S"]]
     assert [m for _, m, _, _ in outcomes if len(m) == 1 and len(m[0]) == 4] == [[["7H", "9H", "JH", "KH"]]]
     assert len(outcomes) == 3  # new leap-3 meld, extension, no meld
-    t.take([i for i, m, _, _ in outcomes if len(m) == 2][0])
+    t.take(next(i for i, m, _, _ in outcomes if len(m) == 2))
     leaps = [t.prog.value(t.st, ("L", t.sc.pile(0, "vloc", "MELD", k)), "sto", "LEAP") for k in (0, 1)]
     assert leaps == [2, 3]
     # with melds of leaps 2 and 3, the same suit can never be conjoined: only extensions by own leap

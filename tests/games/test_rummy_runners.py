@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from support import GAMES
-from recycle.lang import library
 from recycle.compiler import load_program
 from recycle.engine.play import play_game
 from recycle.engine.state import DONE, MV
+from recycle.lang import library
 from recycle.players.random_player import RandomPlayer
 from recycle.run.scenario import Scenario
+from support import GAMES
 
 BASE = GAMES / "rummy_runners.gdl"
 BORDER = GAMES / "rummy_runners_border.gdl"
@@ -386,7 +386,7 @@ def test_rr_t5_claims_and_scavenging():
 
 
 def test_rr_t5_legal_melds_with_scavenging():
-    t, a, b, c3, s3 = _rr_t5(BASE)
+    t, _a, _b, _c3, _s3 = _rr_t5(BASE)
     # B holds R3C Y3A; A's front shows Y3C B3C R3S. Every meld needs a card of B's hand and is listed once.
     melds = set(t.melds())
     assert len(melds) == len(t.melds())
@@ -426,7 +426,7 @@ def test_a_meld_needs_a_card_from_hand():
 
 
 def test_rr_t6_border_steal():
-    t, a, b, c3, s3 = _rr_t5(BORDER)
+    t, a, b, c3, _s3 = _rr_t5(BORDER)
     assert t.owner(c3) == a and not t.locked(c3)
     t.meld(["R3C", "B3C", "Y3A"])
     assert t.owner(c3) == b  # unlocked, B now holds 2 colours (A holds 1)
@@ -448,7 +448,7 @@ def test_rr_t6_border_lock_prevents_the_steal():
 
 
 def test_rr_t6_base_game_has_no_steals():
-    t, a, b, c3, s3 = _rr_t5(BASE, first=("Y3C", "B3C", "R3C"), second=("Y3A",))
+    t, a, _b, c3, _s3 = _rr_t5(BASE, first=("Y3C", "B3C", "R3C"), second=("Y3A",))
     assert t.locked(c3) == 0  # no locks outside the variant
     t.meld(["Y3A", "B3C", "R3C"])
     assert t.owner(c3) == a

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from support import GAMES
 from recycle.compiler import load_program
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
@@ -23,6 +22,7 @@ from recycle.engine.state import DONE, WAITING
 from recycle.lang.library import info
 from recycle.players.random_player import RandomPlayer
 from recycle.run.scenario import Scenario
+from support import GAMES
 
 BASE = GAMES / "rummy_squared.gdl"
 SOLITAIRE = GAMES / "rummy_squared_solitaire.gdl"
@@ -60,7 +60,7 @@ class Table:
         return next(r for r, v in RANKS.items() if v == att["RANK"]) + next(
             s for s, v in SUITS.items() if v == att["SUIT"])
 
-    def arrange(self, board: dict, taken: tuple = ()) -> "Table":
+    def arrange(self, board: dict, taken: tuple = ()) -> Table:
         """board: {(row, col): "AS", …}; taken: one card string per player ("3S 4S …")."""
         self.sc.st = self.empty.clone()
         for (r, c), t in board.items():
@@ -70,7 +70,7 @@ class Table:
                 self.sc.place(self.card(t), p, "vloc", "TAKEN")
         return self
 
-    def layout(self, rows: list[str]) -> "Table":
+    def layout(self, rows: list[str]) -> Table:
         """A full or partial board from six strings of card texts, `..` for an empty cell."""
         board = {}
         for r, line in enumerate(rows):

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from support import GAMES
 from recycle.compiler import load_program
 from recycle.engine.play import play_game
 from recycle.engine.state import DONE, MV, SET, WAITING
 from recycle.players.random_player import RandomPlayer
 from recycle.run.scenario import Scenario
+from support import GAMES
 
 BASE = GAMES / "rummykruss.gdl"
 VARIANTS = ["adjacency", "turn_scoring", "rearrange", "strict", "colorless", "open_draft", "turn_cap"]
@@ -64,7 +64,7 @@ class Position:
             self.sc.move_all(p, "iloc", "RACK", to=("game", "iloc", "POOL", 0))
         self.allow([divmod(i, board) for i in range(board * board)])
 
-    def clone(self) -> "Position":
+    def clone(self) -> Position:
         c = Position.__new__(Position)
         c.__dict__.update(self.__dict__)
         c.sc = Scenario(self.prog, self.st.clone())
@@ -305,7 +305,7 @@ T3 = (("B4", (6, 7)), ("Y4", (8, 7)))
 T4 = (("B5", (6, 8)), ("B6", (6, 9)), ("Y5", (8, 8)), ("Y6", (8, 9)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _after(path: Path, k: int) -> Position:
     pos = _after(path, k - 1).clone() if k else Position(path)
     if k == 0:

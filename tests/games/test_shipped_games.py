@@ -5,9 +5,9 @@ import json
 
 import pytest
 
+from recycle.cli import main
 from recycle.lang import library
 from recycle.run.batch import BatchSpec, run_batch
-from recycle.cli import main
 
 SHIPPED = sorted(library.shipped().items())
 

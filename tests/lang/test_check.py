@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support import TESTS, corpus_files, corpus_id
+from recycle.errors import Diagnostic, LoadError
 from recycle.lang import ast as A
 from recycle.lang import load_game, parse_game
-from recycle.errors import Diagnostic, LoadError
 from recycle.lang.printer import to_source
+from support import TESTS, corpus_files, corpus_id
 
 HERE = TESTS
 AST_DIR = HERE / "fixtures" / "ast"
@@ -180,10 +180,7 @@ def test_ast_fixture_snippets_round_trip():
     """Printing a fixture's node and reading it back in the same context gives the node again."""
     for case in AST_CASES:
         node = build_in_context(case.ctx, case.src, case.lets)
-        if case.ctx == "declare":
-            text = "\n".join(to_source(d) for d in node)
-        else:
-            text = to_source(node)
+        text = "\n".join(to_source(d) for d in node) if case.ctx == "declare" else to_source(node)
         assert build_in_context(case.ctx, text, case.lets) == node, case.id
 
 
@@ -377,7 +374,7 @@ def test_corpus_warning_positions(needs_corpus):
             assert rest.startswith("(create teams"), (name, rest)
         else:
             assert rest.startswith(")"), (name, rest)
-            after = "\n".join([rest[1:]] + loaded.text.split("\n")[w.span.line:])
+            after = "\n".join([rest[1:], *loaded.text.split("\n")[w.span.line:]])
             assert set(re.sub(r";;[^\n]*", "", after)) <= set(") \t\r\n"), name
 
 

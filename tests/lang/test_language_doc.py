@@ -21,21 +21,20 @@ Blocks with any other info string (`text`, none) are prose and are not checked.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import attrs
 import pytest
 
-from support import REPO
-from recycle.lang import ast as A
-from recycle.lang.ast import T
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
 from recycle.errors import LoadError
+from recycle.lang import ast as A
+from recycle.lang import parse_game
+from recycle.lang.ast import T
+from recycle.lang.printer import to_source
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
-from recycle.lang.printer import to_source
+from support import REPO
 
 DOC = REPO / "docs" / "language.md"
 FENCE = re.compile(r"^```recycle (\w+)\n(.*?)^```", re.S | re.M)

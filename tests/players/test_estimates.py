@@ -11,15 +11,19 @@ import math
 import pytest
 
 from recycle.analysis.heuristics import (
-    ai_heuristics, heuristics, lead_rows, order_heuristic, spread_rows, write_estimate_csvs,
+    ai_heuristics,
+    heuristics,
+    lead_rows,
+    order_heuristic,
+    spread_rows,
+    write_estimate_csvs,
 )
-from recycle.run.session import GameSession
-from recycle.run.batch import BatchSpec, play_run
-from recycle.run.records import RunRecord
 from recycle.cli import main
 from recycle.engine.algorithms import competition_ranks
 from recycle.players import estimates as E
-
+from recycle.run.batch import BatchSpec, play_run
+from recycle.run.records import RunRecord
+from recycle.run.session import GameSession
 from support import CORPUS, REPO
 
 BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"

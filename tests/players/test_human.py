@@ -7,13 +7,12 @@ import sys
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.cli import main
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
+from recycle.lang import parse_game
 from recycle.players import registry
 from recycle.players.human import HumanPlayer, HumanQuit, render_view
-
 from support import CORPUS, REPO
 
 BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"
@@ -115,7 +114,7 @@ def test_recycle_play_quit_is_clean(monkeypatch, capsys):
 
 
 def test_recycle_play_bad_lineup_is_a_usage_error(monkeypatch, capsys):
-    code, out, err = play_cli(monkeypatch, capsys, "", BLOCK_RUMMY, "--players", "H,Z")
+    code, _out, err = play_cli(monkeypatch, capsys, "", BLOCK_RUMMY, "--players", "H,Z")
     assert code == 2 and "unknown player kind" in err
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +20,6 @@ from recycle.compiler import load_program
 from recycle.engine.state import MEM, WAITING
 from recycle.players import registry
 from recycle.players.montecarlo import option_keys, sample_world
-
 from support import CORPUS
 
 GAMES = ["cardstock/KuhnPoker2.rcy", "valet/GoFish4.rcy", "valet/Hearts4.rcy", "valet/Goofspiel2.rcy",
@@ -31,7 +30,7 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)  # as compile_game does: set before hypothesis runs, not during a test
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(name):
     return load_program(CORPUS / name)
 

@@ -7,14 +7,13 @@ import time
 
 import pytest
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game, load_program
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
+from recycle.lang import parse_game
 from recycle.players import registry
 from recycle.players.mcts import ISMCTSPlayer, PIMCPlayer
 from recycle.players.montecarlo import FlatMonteCarloPlayer, match_options, option_keys, sample_world
-
 from support import CORPUS
 
 # p1 takes a card: the face-up NINE, or the top of a face-down stock of ONE..FIVE; then the others take
@@ -135,7 +134,7 @@ def test_players_are_registered_by_code_and_name():
     assert isinstance(registry.make("M"), ISMCTSPlayer) and registry.make("M").budget == 200
     assert isinstance(registry.make("P", budget=30), PIMCPlayer) and registry.make("P", budget=30).budget == 30
     assert [registry.code_of(w) for w in ("montecarlo", "mcts", "pimc", "human", "F")] == ["F", "M", "P", "H", "F"]
-    assert registry.SEARCHING == {"F", "M", "P"}
+    assert {"F", "M", "P"} == registry.SEARCHING
 
 
 def test_match_options_by_key():

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO
 from recycle.cli import main
 from recycle.errors import UsageError
 from recycle.run.replay import ReplayMismatch, replay
 from recycle.run.session import GameSession
 from recycle.run.transcript import dumps, read_transcript
+from support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "games"
 GOLDEN_DIR = REPO / "tests" / "golden"
@@ -52,8 +52,8 @@ def write_jsonl(path: Path, objs) -> Path:
 @pytest.fixture(scope="module")
 def rummy_run(tmp_path_factory) -> Path:
     """Transcripts of 3 block_rummy games at level `decisions` and 2 at level `full`."""
-    import io
     import contextlib
+    import io
 
     root = tmp_path_factory.mktemp("runs")
     for level, n in (("decisions", 3), ("full", 2)):
@@ -164,13 +164,13 @@ def _corrupt(lines: list[str], how: str) -> list:
     objs = [json.loads(l) for l in lines]
     first = next(i for i, o in enumerate(objs) if o["type"] == "decision" and o["options"] > 1)
     if how == "bad-json":
-        return lines[:3] + [lines[3][:-5]] + lines[4:]
+        return [*lines[:3], lines[3][:-5], *lines[4:]]
     if how == "no-header":
         return lines[1:]
     if how == "empty":
         return []
     if how == "not-an-object":
-        return lines[:2] + ["[1, 2]"] + lines[2:]
+        return [*lines[:2], "[1, 2]", *lines[2:]]
     if how == "header-without-seed":
         del objs[0]["seed"]
     elif how == "choice-out-of-range":

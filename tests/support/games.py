@@ -7,8 +7,8 @@ string, a bool, a tuple of cells, ...
 """
 from __future__ import annotations
 
-from recycle.lang import parse_game
 from recycle.compiler import compile_game
+from recycle.lang import parse_game
 from recycle.lang.printer import to_source
 
 DECK = "(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE)) (SUIT (S, H, D, C))))"

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from recycle.cli import main
-
 from support import REPO
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

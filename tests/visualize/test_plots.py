@@ -5,16 +5,23 @@ import random
 import struct
 
 import matplotlib.colors as mcolors
-from matplotlib.collections import PolyCollection
 import numpy as np
 import pytest
+from matplotlib.collections import PolyCollection
 
-from recycle.run.records import RunRecord
-from recycle.engine.algorithms import competition_ranks
 from recycle.analysis.stats import wilson
+from recycle.engine.algorithms import competition_ranks
+from recycle.run.records import RunRecord
 from recycle.visualize import plots
 from recycle.visualize.plots import (
-    NoPlotData, branching_figure, length_figure, scores_figure, seat_color, smoother, winrate_figure, write_plots,
+    NoPlotData,
+    branching_figure,
+    length_figure,
+    scores_figure,
+    seat_color,
+    smoother,
+    winrate_figure,
+    write_plots,
 )
 
 
@@ -64,7 +71,7 @@ def test_seat_colours():
 
 
 def test_smoother_grid_and_bandwidth():
-    grid, yhat, se = smoother([1, 2, 3], [1, 2, 6], 3)
+    grid, yhat, _se = smoother([1, 2, 3], [1, 2, 6], 3)
     assert len(grid) == 200 and grid[0] == 1 and grid[-1] == 3
     # max L = 3 -> h = max(1, 0.18) = 1; at x = 2 this is the hand-computed kernel mean
     i = int(np.argmin(abs(grid - 2.0)))

@@ -1,8 +1,6 @@
 """Expression nodes: values, cards, piles and collections, players and teams, boards, point maps."""
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 
 from .types import Node, T, Visibility
@@ -49,7 +47,7 @@ class Storage(Expr):
     owner: Expr
     kind: str  # "sto" | "str" | "ply" | "points"
     name: Expr
-    owner_type: Optional[T] = attrs.field(default=None, eq=False)  # derived from the owner: not structure
+    owner_type: T | None = attrs.field(default=None, eq=False)  # derived from the owner: not structure
 
 
 @attrs.frozen(slots=True)
@@ -72,7 +70,7 @@ class IntFn(Expr):
 class Random(Expr):
     """`(random n)` (lo is None: 0 … n) or `(random a..b)`."""
 
-    lo: Optional[Expr]
+    lo: Expr | None
     hi: Expr
 
 
@@ -153,7 +151,7 @@ class CardAt(Expr):
 
     pos: str  # "top" | "bottom" | "index"
     pile: Expr
-    index: Optional[Expr] = None
+    index: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -179,7 +177,7 @@ class Location(Expr):
     owner: Expr
     kind: Visibility
     name: Expr
-    index: Optional[Expr] = None
+    index: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -238,7 +236,7 @@ class PileAt(Expr):
 
     pos: str
     piles: Expr
-    index: Optional[Expr] = None
+    index: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -267,8 +265,8 @@ class Runs(Expr):
     count: Expr
     pile: Expr
     points: Expr
-    step: Optional[Expr] = None
-    cyclic: Optional[Expr] = None
+    step: Expr | None = None
+    cyclic: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -277,8 +275,8 @@ class IsRun(Expr):
 
     coll: Expr
     points: Expr
-    step: Optional[Expr] = None
-    cyclic: Optional[Expr] = None
+    step: Expr | None = None
+    cyclic: Expr | None = None
     type: T = T.PILE  # the collection's type: a Pile, or a PileCollection (its piles in order)
 
 
@@ -340,7 +338,7 @@ class Neighbors(Expr):
     """`(neighbors X [DIRS])`: the adjacent cells (a PileCollection)."""
 
     cell: Expr
-    dirs: Optional[Expr] = None
+    dirs: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -365,7 +363,7 @@ class Components(Expr):
     """`(components CELLS [DIRS])`: the connected groups of the cells (a GroupCollection)."""
 
     cells: Expr
-    dirs: Optional[Expr] = None
+    dirs: Expr | None = None
 
 
 @attrs.frozen(slots=True)

@@ -1,8 +1,6 @@
 """Action, clause, item and game nodes: what a game does and how it is laid out."""
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 
 from .expressions import Award, BoardShape, Expr, Location, Storage
@@ -65,7 +63,7 @@ class SetPoints(Action):
 class IncDec(Action):
     op: str  # "inc" | "dec"
     target: Storage
-    amount: Optional[Expr] = None
+    amount: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -97,7 +95,7 @@ class ValueNode(Node):
     """One value of an attribute tree and its sub-attributes (spec §4.7)."""
 
     value: str
-    attributes: tuple["Attribute", ...] = ()
+    attributes: tuple[Attribute, ...] = ()
 
 
 @attrs.frozen(slots=True)
@@ -115,7 +113,7 @@ class CreateBoard(Action):
 
     location: Location
     shape: BoardShape
-    capacity: Optional[Expr] = None
+    capacity: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -127,7 +125,7 @@ class Clear(Action):
 
 @attrs.frozen(slots=True)
 class CreateDeck(Action):
-    deck_name: Optional[Expr]
+    deck_name: Expr | None
     location: Location
     attributes: tuple[Attribute, ...]
 
@@ -208,7 +206,7 @@ class CreateTeams(Node):
 @attrs.frozen(slots=True)
 class Setup(Node):
     players: CreatePlayers
-    teams: Optional[CreateTeams]
+    teams: CreateTeams | None
     decks: tuple[Node, ...]  # CreateDeck, CreateBoard or Repeat(count, CreateDeck|Repeat)
 
 

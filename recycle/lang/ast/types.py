@@ -8,7 +8,7 @@ import attrs
 from ...errors import NOWHERE, Span
 
 
-class T(str, enum.Enum):
+class T(enum.StrEnum):
     """Static types of expressions (language spec §3.1)."""
 
     INT = "Integer"
@@ -42,7 +42,7 @@ ELEMENT = {
 COLLECTIONS = frozenset(ELEMENT)
 
 
-class Visibility(str, enum.Enum):
+class Visibility(enum.StrEnum):
     """Pile kinds and who sees them (language spec §8.3)."""
 
     VISIBLE = "vloc"

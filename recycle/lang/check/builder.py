@@ -191,7 +191,7 @@ class Builder:
         self.fail("type", f"{role} must be positional — (top <pile>), (bottom <pile>) or (<int> <pile>) — not {to_text(sx)}", sx)
 
     def storage(self, sx, scope, kinds: tuple, role: str):
-        node, t = self.guard(self.infer, sx, scope)
+        node, _t = self.guard(self.infer, sx, scope)
         if isinstance(node, Poison):
             return node
         if not isinstance(node, A.Storage) or node.kind not in kinds:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...errors import Span
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
-from ...errors import Span
 from ..consts import ConstError, board_problem, const_value, declared_values, resolve_teams, walk
 from ..decks import DeckError, expand_deck
+from ..reader import Atom, SList, to_text
 from . import clauses
 from .base import ANY, Binding, Fail, Poison, article
 
@@ -149,7 +149,7 @@ def deck_clause(b: Builder, d, scope):
                 b.error("setup", "a board created in setup belongs to the game or to (<int> player)", d)
             return node
         if isinstance(loc, A.Location):
-            ok_owner = isinstance(loc.owner, (A.GameOwner, Poison)) or isinstance(loc.owner, A.WhoById)
+            ok_owner = isinstance(loc.owner, (A.GameOwner, Poison, A.WhoById))
             if not ok_owner:
                 b.error("setup", "a deck created in setup goes to a game pile or to (<int> player)", d)
             for part in (loc.name, loc.index, node.deck_name):

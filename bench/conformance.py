@@ -32,7 +32,7 @@ DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 DEFAULT_OUT = REPO / "docs" / "conformance.md"
 GAME_SUFFIXES = (".rcy", ".gdl")
 
-# Explanations of known non-normal endings, checked by hand (tests/test_corpus_play.py).
+# Explanations of known non-normal endings, checked by hand (tests/conformance/test_corpus_play.py).
 NOTES = {
     "cardstock/ContinuousPairs4.rcy":
         "does not load: `(top 'PAIRS)` is used as a card while `'PAIRS` holds a collection of piles, a "

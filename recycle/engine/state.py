@@ -31,6 +31,7 @@ Representation (see core.py for the registries):
 from __future__ import annotations
 
 import random
+from typing import Any, Optional
 
 # status codes
 RUNNING = 0
@@ -189,6 +190,38 @@ class State:
         "warnings",
         "where",
     )
+
+    pc: int
+    status: int
+    piles: list[list[int]]
+    where: list[int]
+    vals: list[Any]
+    pcyc: list[int]
+    tcyc: list[int]
+    env: list[Any]
+    catt: list[dict[str, str]]
+    ckind: list[int]
+    cmeta: CardMeta
+    rng: Optional[random.Random]
+    seed: Optional[int]
+    decisions: int
+    steps: int
+    max_decisions: int
+    max_steps: int
+    opts: Optional[list[Option]]
+    chooser: Optional[int]
+    records: list[tuple[int, int, int, int, int]]
+    log: Optional[list[tuple]]
+    rec: Any  # an EventSink while the real game is recorded
+    error: Any  # the GameRuntimeError that stopped the game
+    limit: Optional[tuple[str, Any]]
+    scores: Optional[list[int]]
+    warnings: tuple
+    boards: tuple[int, ...]
+    keys: Optional[list[tuple]]
+    sampling: Optional[tuple[bool, ...]]
+    sampler: Optional[random.Random]
+    active: Optional[random.Random]
 
     def clone(self) -> State:
         """An independent copy (rng state included); the copy carries no recorder."""

@@ -1,4 +1,4 @@
-"""Tests of `recycle check` (recycle/cli.py): exit codes, human and JSON output, directories,
+"""Tests of `recycle check` (recycle/cli/check.py): exit codes, human and JSON output, directories,
 missing files and bad flags — always one clear report, never a traceback."""
 from __future__ import annotations
 

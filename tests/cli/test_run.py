@@ -14,6 +14,8 @@ import csv
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -264,3 +266,33 @@ def test_games_lists_block_rummy(capsys):
     assert br["players"] == "2" and br["path"].endswith("block_rummy.gdl")
     assert main(["games"]) == 0
     assert "block_rummy" in capsys.readouterr().out
+
+
+AUDIT_OPENS = """
+import sys
+from pathlib import Path
+
+target = Path(sys.argv[1]).resolve()
+opened = []
+
+def hook(event, args):
+    if event == "open" and args and isinstance(args[0], (str, bytes)):
+        path = args[0].decode() if isinstance(args[0], bytes) else args[0]
+        if Path(path).resolve() == target:
+            opened.append(path)
+
+sys.addaudithook(hook)
+from recycle.cli import main
+
+code = main(["run", str(target), "-n", "3", "--jobs", "1", "--seed", "1", "-q"])
+print("OPENS", len(opened), "CODE", code, file=sys.stderr)
+"""
+
+
+def test_run_opens_the_game_file_once(tmp_path):
+    """`recycle run GAME -n 3 --jobs 1` reads the game file once (an audit hook counts the opens)."""
+    game = tmp_path / "block_rummy.gdl"
+    game.write_bytes((REPO / "games" / "block_rummy.gdl").read_bytes())
+    proc = subprocess.run([sys.executable, "-c", AUDIT_OPENS, str(game)], capture_output=True, text=True,
+                          timeout=120)
+    assert "OPENS 1 CODE 0" in proc.stderr, proc.stderr

@@ -1,6 +1,6 @@
 """Rummy² (seed-games.md §1): every test vector R2-T1 … R2-T8, judged by the game files themselves.
 
-Positions are arranged by hand with `recycle.scenario.Scenario` and the game file's own rules
+Positions are arranged by hand with `recycle.run.scenario.Scenario` and the game file's own rules
 answer: its capture choice lists the legal turns, its scoring and tie-break keys rank the
 collections, its end condition and win rules end the game. Nothing here re-implements a rule;
 the Python side only lays out cards and reads back where they went.

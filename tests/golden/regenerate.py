@@ -3,7 +3,7 @@
     python tests/golden/regenerate.py [--force]
 
 Each golden file is the `full` transcript of one seeded game with random players:
-tests/golden/<game>-seed-<S>.jsonl.  tests/test_replay.py replays every golden file and
+tests/golden/<game>-seed-<S>.jsonl.  tests/run/test_replay.py replays every golden file and
 requires identity line by line, and plays the seed again requiring the same bytes; so a
 golden file changes only when the game file, the interpreter version or the engine's
 behaviour changes.  Regenerate deliberately, after checking that the change is intended
@@ -30,7 +30,7 @@ def golden_path(game: str, seed: int) -> Path:
 
 def transcript_bytes(game: str, seed: int) -> bytes:
     """The full transcript of one game of a shipped game with seed `seed` (all random players)."""
-    from recycle import library
+    from recycle.lang import library
     from recycle.run.session import GameSession
 
     sess = GameSession.open(library.resolve(game))

@@ -1,4 +1,4 @@
-"""Tests of the typed pass, recycle/build.py: every form of Appendix A becomes the expected AST
+"""Tests of the typed pass, recycle/lang/check/: every form of Appendix A becomes the expected AST
 node, every load-time error of §19.3 is reported with a helpful message at the innermost
 offending form, and the whole corpus loads and survives a print/parse round trip.
 

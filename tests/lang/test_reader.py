@@ -1,4 +1,4 @@
-"""Unit tests of the surface layer, recycle/sexpr.py: language spec §2 (lexical structure) and
+"""Unit tests of the surface layer, recycle/lang/reader.py: language spec §2 (lexical structure) and
 the lexical and parenthesis diagnostics of §19.
 
 Snippets with an expected diagnostic live in tests/fixtures/lex/*.rcy; each one starts with

@@ -52,10 +52,6 @@ class Visibility(enum.StrEnum):
     MEMORY = "mem"
 
 
-def _span():
-    return attrs.field(default=NOWHERE, eq=False, repr=False, kw_only=True)
-
-
 @attrs.frozen(slots=True)
 class Node:
-    span: Span = _span()
+    span: Span = attrs.field(default=NOWHERE, eq=False, repr=False, kw_only=True)

@@ -64,7 +64,7 @@ class Program(Registry):
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
         self.atomic_paths = 0  # complete paths walked by the decision being built
-        self.atomic_max_paths = 50_000  # then the decision samples its atomic blocks (compiler.ATOMIC_MAX_PATHS)
+        self.atomic_max_paths = 50_000  # then the decision samples its atomic blocks (compiler.driver.ATOMIC_MAX_PATHS)
 
     # ------------------------------------------------------------ playing
 

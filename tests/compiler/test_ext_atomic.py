@@ -255,7 +255,7 @@ def test_atomic_options_pickle_clone_and_describe_for_a_viewer():
 def test_enumerating_too_many_paths_falls_back_to_sampling(monkeypatch):
     """Past the enumeration budget a decision is built again with its atomic blocks sampled, so a
     player that enumerates (a searching player, Scenario) still gets options, deterministically."""
-    import recycle.compiler.compiler as C
+    import recycle.compiler.driver as C
 
     monkeypatch.setattr(C, "ATOMIC_MAX_PATHS", 50)
     src = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")

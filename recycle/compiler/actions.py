@@ -1,0 +1,407 @@
+"""Actions: the clauses that change the state (move, remember, set, create deck, …)."""
+from __future__ import annotations
+
+from ..engine.ops import (
+    p_forget, p_move, p_pass, p_pcyc, p_rekind, p_remember, p_set, p_shuffle, p_swap_cards, p_swap_piles,
+)
+from ..engine.state import MEM, MV, VDEL
+from ..errors import GameRuntimeError, InternalError
+from ..lang import ast as A
+from ..lang.ast import T
+from ..lang.decks import expand_deck
+from ..lang.printer import brief as show
+from . import references as refs
+from .boards import board_text
+from .context import Compiler
+from .options import _Reject
+
+_err = GameRuntimeError
+
+
+def a_move(cx: Compiler, n: A.Move, sc):
+    p = cx.p
+    kind = p.pile_kind
+    span = n.span
+    what = f"(move {show(n.card)} …)"
+    src_node = n.card.card if type(n.card) is A.Actual else n.card
+    dst_node = n.dest.card if type(n.dest) is A.Actual else n.dest
+    dstf = refs.dest(cx, n.dest, sc)
+    cap = p.pile_cap if cx.has_capacity else None
+    # fast path: (move (top <location>) (top <location>))
+    if (cap is None and type(src_node) is A.CardAt and src_node.pos == "top" and type(src_node.pile) is A.Location
+            and src_node.pile.kind != A.Visibility.MEMORY and type(dst_node) is A.CardAt
+            and dst_node.pos == "top" and type(dst_node.pile) is A.Location
+            and dst_node.pile.kind != A.Visibility.MEMORY):
+        af = refs.pile(cx, src_node.pile, sc)
+        bf = refs.pile(cx, dst_node.pile, sc)
+        sa, sb = refs.static_pid(cx, src_node.pile, sc), refs.static_pid(cx, dst_node.pile, sc)
+
+        def move_top(st, env):
+            a = sa if sa is not None else af(st, env)
+            piles = st.piles
+            pa = piles[a]
+            if not pa:
+                raise _err("no-card", f"{what}: {show(src_node.pile)} is empty", span)
+            b = sb if sb is not None else bf(st, env)
+            c = pa.pop()
+            d = piles[b]
+            d.append(c)
+            st.where[c] = b
+            if st.log is not None:
+                st.log.append((MV, c, a, len(pa), b, len(d) - 1))
+            if st.rec is not None:
+                st.rec.move(st, c, a, b)
+        return move_top
+
+    srcf = refs.card_source(cx, n.card, sc)
+
+    def move(st, env):
+        c, pv, i = srcf(st, env)
+        if c is None:
+            raise _err("no-card", f"{what}: {show(src_node)} designates no card", span)
+        if pv is None:
+            a = st.where[c]
+            i = st.piles[a].index(c)
+        elif pv.__class__ is int:
+            if kind[pv] == MEM:
+                raise _err("pile-kind", f"{what}: cannot move out of a memory pile; use forget", span)
+            a = pv
+        else:
+            a = -1
+        b, j = dstf(st, env)
+        if b.__class__ is not int:
+            raise _err("pile-kind", f"{what}: cannot move into a virtual pile", span)
+        if kind[b] == MEM:
+            raise _err("pile-kind", f"{what}: cannot move into a memory pile; use remember", span)
+        if a == -1:
+            del pv[i]
+            if st.log is not None:
+                st.log.append((VDEL, pv, i, c))
+            a = st.where[c]
+            i = st.piles[a].index(c)
+        if j > 0:
+            size = len(st.piles[b]) - (1 if a == b else 0)
+            if j > size:
+                raise _err("range", f"{what}: destination index {j} is outside 0..{size}", span)
+        if cap is not None:
+            k = cap[b]
+            if k and a != b and len(st.piles[b]) >= k:
+                overfill(cx, st, b, k, what, span)
+        p_move(st, c, a, i, b, j)
+    return move
+
+
+def overfill(cx: Compiler, st, pid: int, k: int, what: str, span) -> None:
+    """A move would put more than k cards on a cell: the path is dropped (options) or it is an error (E1)."""
+    e = _err("capacity", f"{what}: the cell ({cx.p.loc_text(pid)}) holds at most {k} card{'s' if k != 1 else ''}", span)
+    if st.log is not None:
+        raise _Reject(e)
+    raise e
+
+
+def a_remember(cx: Compiler, n: A.Remember, sc):
+    p = cx.p
+    kind = p.pile_kind
+    span = n.span
+    what = f"(remember {show(n.card)} …)"
+    cf = refs.card(cx, n.card, sc)
+    dstf = refs.dest(cx, n.dest, sc)
+
+    def remember(st, env):
+        c = cf(st, env)
+        if c is None:
+            raise _err("no-card", f"{what}: {show(n.card)} designates no card", span)
+        m, j = dstf(st, env)
+        if m.__class__ is not int or kind[m] != MEM:
+            raise _err("pile-kind", f"{what}: remember needs a memory pile (mem) as destination", span)
+        if j > len(st.piles[m]):
+            raise _err("range", f"{what}: destination index {j} is outside 0..{len(st.piles[m])}", span)
+        p_remember(st, c, m, j)
+    return remember
+
+
+def a_forget(cx: Compiler, n: A.Forget, sc):
+    p = cx.p
+    kind = p.pile_kind
+    span = n.span
+    ref = n.card.card if type(n.card) is A.Actual else n.card
+    if type(ref) is not A.CardAt:
+        raise InternalError(f"forget of a non-positional reference at {span}")
+    what = f"(forget {show(ref)})"
+    pvf = refs.pile(cx, ref.pile, sc)
+    pos = ref.pos
+    xf = cx.expr(ref.index, sc) if pos == "index" else None
+
+    def forget(st, env):
+        m = pvf(st, env)
+        if m.__class__ is not int or kind[m] != MEM:
+            raise _err("pile-kind", f"{what}: forget works on memory piles (mem) only", span)
+        L = len(st.piles[m])
+        i = L - 1 if pos == "top" else 0 if pos == "bottom" else xf(st, env)
+        if not (0 <= i < L):
+            raise _err("no-card", f"{what}: designates no entry ({'the pile is empty' if not L else f'index {i} of {L}'})", span)
+        p_forget(st, m, i)
+    return forget
+
+
+def a_swap(cx: Compiler, n: A.Swap, sc):
+    p = cx.p
+    kind = p.pile_kind
+    span = n.span
+    what = f"(swap {show(n.a)} {show(n.b)})"
+    if n.type == T.PILE:
+        af = refs.pile(cx, n.a, sc)
+        bf = refs.pile(cx, n.b, sc)
+
+        cap = p.pile_cap if cx.has_capacity else None
+
+        def swap_piles(st, env):
+            a = af(st, env)
+            b = bf(st, env)
+            for x in (a, b):
+                if x.__class__ is not int:
+                    raise _err("pile-kind", f"{what}: cannot swap a virtual pile", span)
+                if kind[x] == MEM:
+                    raise _err("pile-kind", f"{what}: cannot swap a memory pile", span)
+            if cap is not None:
+                for x, y in ((a, b), (b, a)):
+                    if cap[x] and len(st.piles[y]) > cap[x]:
+                        overfill(cx, st, x, cap[x], what, span)
+            p_swap_piles(st, a, b)
+        return swap_piles
+    sa = refs.card_source(cx, n.a, sc)
+    sb = refs.card_source(cx, n.b, sc)
+
+    def locate(st, r, node):
+        c, pv, i = r
+        if c is None:
+            raise _err("no-card", f"{what}: {show(node)} designates no card", span)
+        if pv.__class__ is int:
+            if kind[pv] == MEM:
+                raise _err("pile-kind", f"{what}: cannot swap a card by its position in a memory pile", span)
+            return c, pv, i
+        a = st.where[c]
+        return c, a, st.piles[a].index(c)
+
+    def swap_cards(st, env):
+        ra = sa(st, env)
+        rb = sb(st, env)
+        ca, pa, ia = locate(st, ra, n.a)
+        cb, pb, ib = locate(st, rb, n.b)
+        p_swap_cards(st, ca, pa, ia, cb, pb, ib)
+    return swap_cards
+
+
+def a_shuffle(cx: Compiler, n: A.Shuffle, sc):
+    span = n.span
+    pf = refs.pile(cx, n.pile, sc)
+
+    def shuffle(st, env):
+        pid = pf(st, env)
+        if pid.__class__ is not int:
+            raise _err("pile-kind", f"(shuffle {show(n.pile)}): cannot shuffle a virtual pile", span)
+        p_shuffle(st, pid)
+    return shuffle
+
+
+def a_set(cx: Compiler, n: A.SetValue, sc):
+    ss, sf = refs.slot(cx, n.target, sc)
+    vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else cx.expr(n.value, sc)
+    if n.target.kind == "str" and n.target.owner_type == T.CARD:
+        return card_str_setter(cx, n.target, sc, vf)
+    if ss is not None:
+        def set_(st, env):
+            p_set(st, ss, vf(st, env))
+    else:
+        def set_(st, env):
+            p_set(st, sf(st, env), vf(st, env))
+    return set_
+
+
+def a_set_points(cx: Compiler, n: A.SetPoints, sc):
+    ss, sf = refs.slot(cx, n.target, sc)
+    p = cx.p
+    parts = []
+    static = True
+    for aw in n.awards:
+        conds = []
+        for cd in aw.conditions:
+            kc, kv = cx.const(cd.key, sc)
+            vc, vv = cx.const(cd.value, sc)
+            conds.append((kv if kc else cx.expr(cd.key, sc), kc, vv if vc else cx.expr(cd.value, sc), vc))
+            static = static and kc and vc
+        pc, pv = cx.const(aw.points, sc)
+        static = static and pc
+        parts.append((conds, pv if pc else cx.expr(aw.points, sc), pc))
+    if static:
+        awards = tuple((tuple((k, v) for k, _, v, _ in conds), pts) for conds, pts, _ in parts)
+
+        def build(st, env):
+            return p.point_map(awards)
+    else:
+        def build(st, env):
+            return p.point_map(tuple(
+                (tuple((k if kc else k(st, env), v if vc else v(st, env)) for k, kc, v, vc in conds),
+                 pts if pc else pts(st, env))
+                for conds, pts, pc in parts))
+
+    def set_points(st, env):
+        slot = ss if ss is not None else sf(st, env)
+        p_set(st, slot, build(st, env))
+    return set_points
+
+
+def a_incdec(cx: Compiler, n: A.IncDec, sc):
+    ss, sf = refs.slot(cx, n.target, sc)
+    sign = 1 if n.op == "inc" else -1
+    if n.amount is None:
+        af = None
+        amt = sign
+    else:
+        c, v = cx.const(n.amount, sc)
+        af = None if c else cx.expr(n.amount, sc)
+        amt = sign * v if c else 0
+
+    def incdec(st, env):
+        slot = ss if ss is not None else sf(st, env)
+        a = amt if af is None else sign * af(st, env)
+        p_set(st, slot, st.vals[slot] + a)
+    return incdec
+
+
+def a_clear(cx: Compiler, n: A.Clear, sc):
+    t = n.target
+    default = {"sto": 0, "str": "", "ply": None, "points": cx.p.empty_pm}[t.kind]
+    if t.kind == "str" and t.owner_type == T.CARD:
+        return card_str_setter(cx, t, sc, lambda st, env: "")
+    ss, sf = refs.slot(cx, t, sc)
+    if ss is not None:
+        return lambda st, env: p_set(st, ss, default)
+    return lambda st, env: p_set(st, sf(st, env), default)
+
+
+def card_str_setter(cx: Compiler, target: A.Storage, sc, vf):
+    """`(set ('C str K) V)` on a card: the cell, and the override of attribute K when the card has one (E2)."""
+    p = cx.p
+    cf = refs.card(cx, target.owner, sc)
+    nc, name = cx.const(target.name, sc)
+    nf = None if nc else cx.expr(target.name, sc)
+    span = target.span
+    kinds = p.kinds
+    slot_ids = p.slot_ids
+
+    def set_card_str(st, env):
+        c = cf(st, env)
+        if c is None:
+            raise _err("no-card", f"{show(target)}: {show(target.owner)} designates no card", span)
+        key = name if nf is None else nf(st, env)
+        p_set(st, p.slot_id(st, ("C", c), "str", key), vf(st, env))
+        printed = kinds[st.cmeta.base[c]]
+        if key not in printed:
+            return
+        att = dict(printed)
+        vals = st.vals
+        for a in printed:
+            sl = slot_ids.get((("C", c), "str", a))
+            if sl is not None and sl < len(vals) and vals[sl] != "":
+                att[a] = vals[sl]
+        p_rekind(st, c, p.kind_id(att), kinds)
+    return set_card_str
+
+
+def a_create_board(cx: Compiler, n: A.CreateBoard, sc):
+    fams = cx.boards[id(n)]
+    loc = n.location
+    of = (lambda st, env: 0) if type(loc.owner) is A.GameOwner else refs.owner_code(cx, loc.owner, sc)
+    span = n.span
+
+    def create_board(st, env):
+        fam = fams[of(st, env)]
+        if fam.fid in st.boards:
+            raise _err("board", f"the board ({board_text(cx, fam)}) is already built: a board is built once", span)
+        st.boards = st.boards + (fam.fid,)
+    return create_board
+
+
+def a_cycle(cx: Compiler, n: A.Cycle, sc):
+    tf = cx.expr(n.target, sc)
+    off = 2 if n.mode == "current" else 1
+
+    def cycle(st, env):
+        v = tf(st, env)
+        p_pcyc(st, len(st.pcyc) - off, v)
+    return cycle
+
+
+def a_pass(cx: Compiler, n, sc):
+    return lambda st, env: p_pass(st)
+
+
+def a_create_deck(cx: Compiler, n: A.CreateDeck, sc):
+    p = cx.p
+    protos = expand_deck(n.attributes)
+    kinds = [p.kind_id(a) for a in protos]
+    atts = [p.kinds[k] for k in kinds]
+    if n.deck_name is None:
+        namef = None
+        name = "DEFAULT"
+    else:
+        c, v = cx.const(n.deck_name, sc)
+        namef = None if c else cx.expr(n.deck_name, sc)
+        name = v
+    pf = refs.pile(cx, n.location, sc)
+    span = n.span
+
+    def create(st, env):
+        deck = name if namef is None else namef(st, env)
+        pid = pf(st, env)
+        if p.pile_kind[pid] == MEM:
+            raise _err("pile-kind", "a deck cannot be created in a memory pile", span)
+        meta = st.cmeta.copy()
+        catt = list(st.catt)
+        ckind = list(st.ckind)
+        serial = meta.next_serial.get(deck, 0)
+        pile = st.piles[pid]
+        where = st.where
+        new = []
+        for k, att in zip(kinds, atts):
+            c = len(catt)
+            catt.append(att)
+            ckind.append(k)
+            meta.base.append(k)
+            meta.deck.append(deck)
+            meta.serial.append(serial)
+            serial += 1
+            pile.append(c)
+            where.append(pid)
+            new.append(c)
+        meta.next_serial[deck] = serial
+        st.catt, st.ckind, st.cmeta = catt, ckind, meta
+        cap = p.pile_cap[pid]
+        if cap and len(pile) > cap:
+            raise _err("capacity", f"create deck: the cell ({p.loc_text(pid)}) holds at most {cap} "
+                       f"card{'s' if cap != 1 else ''}", span)
+        if st.rec is not None:
+            st.rec.create(st, deck, pid, new)
+    return create
+
+
+def deck_clause(cx: Compiler, d, sc):
+    if type(d) is A.CreateBoard:
+        return a_create_board(cx, d, sc)
+    if type(d) is A.Repeat:
+        cf = cx.expr(d.count, sc)
+        body = deck_clause(cx, d.body, sc)
+
+        def rep(st, env):
+            for _ in range(cf(st, env)):
+                body(st, env)
+        return rep
+    return a_create_deck(cx, d, sc)
+
+
+FORMS = {
+    A.Move: a_move, A.Remember: a_remember, A.Forget: a_forget, A.Swap: a_swap, A.Shuffle: a_shuffle,
+    A.SetValue: a_set, A.SetPoints: a_set_points, A.IncDec: a_incdec, A.Cycle: a_cycle,
+    A.TurnPass: a_pass, A.CreateDeck: a_create_deck, A.CreateBoard: a_create_board, A.Clear: a_clear,
+}

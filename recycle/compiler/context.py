@@ -1,0 +1,134 @@
+"""The compile context: what every form's compiler shares, and the dispatch on node classes.
+
+A `Compiler` holds one game's compile-time state (the Program being filled, the variable
+slots handed out so far, facts about the game the driver sets once) and looks a node's
+class up in the form tables it was given.  Those tables come from `registry`, handed in by
+the driver: this module imports no form module, so every form module may import it (for
+`Compiler`, `KIND_CODE`) and call any other form through `cx.expr` / `cx.clause` /
+`cx.action` / `cx.sim` without an import cycle.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from ..engine.program import Program
+from ..errors import InternalError
+from ..lang import ast as A
+
+KIND_CODE = {A.Visibility.VISIBLE: 0, A.Visibility.INVISIBLE: 1, A.Visibility.HIDDEN: 2,
+             A.Visibility.OTHERS: 3, A.Visibility.MEMORY: 4}
+
+# A form's compiler: (compile context, node, scope) -> closure.  The scope maps a variable
+# name to (True, constant value) or (False, env slot).
+Form = Callable[["Compiler", Any, dict], Callable]
+
+
+class Forms(NamedTuple):
+    """One table per kind of form, AST node class -> its compiler (assembled in `registry`)."""
+    expressions: dict[type, Form]
+    clauses: dict[type, Form]     # clauses run directly; a class missing here is an action
+    actions: dict[type, Form]
+    sims: dict[type, Form]        # clauses compiled for option building (continuation-passing)
+
+
+class Compiler:
+    """Compiles one game into its Program: slots, code emission, and dispatch to the form tables."""
+
+    def __init__(self, prog: Program, game: A.Game, params: dict, forms: Forms):
+        self.p = prog
+        self.game = game
+        self.params = params
+        self.nslots = 0
+        self._expressions = forms.expressions
+        self._clauses = forms.clauses
+        self._actions = forms.actions
+        self._sims = forms.sims
+        # Set by driver.build before any form is compiled (they depend on the player count).
+        self.n = 0
+        self.nt = 0
+        self.others_p: list = []
+        self.others_t: list = []
+        self.all_p: tuple = ()
+        self.all_t: tuple = ()
+        self.has_atomic = False
+        self.has_capacity = False
+        self.boards: dict = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
+
+    def new_slot(self) -> int:
+        s = self.nslots
+        self.nslots += 1
+        return s
+
+    def bind(self, sc: dict, name: str):
+        s = self.new_slot()
+        sc2 = dict(sc)
+        sc2[name] = (False, s)
+        return s, sc2
+
+    def emit(self, op, span, stages) -> int:
+        p = self.p
+        p.code.append(op)
+        p.code_span.append(span)
+        p.code_stages.append(stages)
+        return len(p.code) - 1
+
+    def const(self, n, sc=None):
+        """(True, value) when n is a literal or a declared variable, else (False, None)."""
+        t = type(n)
+        if t is A.IntLit or t is A.Name:
+            return True, n.value
+        if t is A.Var and sc is not None:
+            b = sc.get(n.name)
+            if b is not None and b[0]:
+                return True, b[1]
+        return False, None
+
+    # ------------------------------------------------------------ dispatch (compile time only)
+
+    def expr(self, n, sc):
+        f = self._expressions.get(type(n))
+        if f is None:
+            raise InternalError(f"no compiler for expression {type(n).__name__} at {getattr(n, 'span', '?')}")
+        return f(self, n, sc)
+
+    def clause(self, n, sc):
+        f = self._clauses.get(type(n))
+        if f is None:
+            return self.action(n, sc)
+        return f(self, n, sc)
+
+    def action(self, n, sc):
+        f = self._actions.get(type(n))
+        if f is None:
+            raise InternalError(f"no compiler for {type(n).__name__} at {n.span}")
+        return f(self, n, sc)
+
+    def sim(self, n, sc):
+        """Compile a clause for option building: `f(st, env, k)` calls k once per complete path."""
+        if not _branches(n):
+            return _straight(self.clause(n, sc))
+        f = self._sims.get(type(n))
+        if f is None:
+            raise InternalError(f"cannot build options of {type(n).__name__} at {n.span}")
+        return f(self, n, sc)
+
+
+def _straight(ex):
+    def sim(st, env, k):
+        ex(st, env)
+        k(st, env)
+    return sim
+
+
+def _branches(n) -> bool:
+    """Does this clause contain an `any` loop or an atomic block (a branch point inside a choice)?"""
+    t = type(n)
+    if t is A.Atomic:
+        return True
+    if t is A.Loop:
+        return n.quant == "any" or _branches(n.body)
+    if t is A.Do:
+        return any(_branches(c) for c in n.clauses)
+    if t is A.Guarded or t is A.Let or t is A.Repeat:
+        return _branches(n.body)
+    return False

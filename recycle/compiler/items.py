@@ -1,0 +1,307 @@
+"""Program items to code: the flat op list driven by `st.pc`, decisions, stages, scoring.
+
+Each item becomes one or more ops `op(st)` appended with `Compiler.emit`; an op sets the
+next `st.pc` itself, so a state can be cloned at any decision point.
+"""
+from __future__ import annotations
+
+import random
+
+from ..engine import algorithms as alg
+from ..engine.ops import REDO, undo_to
+from ..engine.state import WAITING, Option
+from ..errors import GameRuntimeError
+from ..lang import ast as A
+from ..lang.consts import walk
+from .atomic import sim_atomic
+from .context import Compiler
+from .options import _EnumerationBudget, _walk_clauses
+
+_err = GameRuntimeError
+
+
+def gen_items(cx: Compiler, items, sc, stages) -> None:
+    for it in items:
+        t = type(it)
+        if t is A.Stage:
+            gen_stage(cx, it, sc, stages)
+        elif t is A.Choice:
+            gen_choice(cx, it, sc, stages)
+        elif t is A.Let and type(it.body) is A.Choice:
+            gen_let_choice(cx, it, sc, stages)
+        elif t is A.Atomic and type(it.body) is not A.Do:
+            gen_atomic_item(cx, it, sc, stages)
+        else:
+            gen_exec_item(cx, it, sc, stages)
+
+
+def gen_exec_item(cx: Compiler, it, sc, stages) -> None:
+    ex = cx.clause(it, sc)
+    p = cx.p
+    pc = cx.emit(None, it.span, stages)
+    nxt = pc + 1
+    span = it.span
+    limit = p._limit
+
+    def op(st):
+        s = st.steps + 1
+        if s > st.max_steps:
+            limit(st, "steps", span)
+            return
+        st.steps = s
+        ex(st, st.env)
+        st.pc = nxt
+
+    p.code[pc] = op
+
+
+def gen_let_choice(cx: Compiler, it: A.Let, sc, stages) -> None:
+    vf = cx.expr(it.value, sc)
+    s, sc2 = cx.bind(sc, it.var)
+    pc = cx.emit(None, it.span, stages)
+    nxt = pc + 1
+
+    def op(st):
+        env = st.env
+        env[s] = vf(st, env)
+        st.pc = nxt
+
+    cx.p.code[pc] = op
+    gen_choice(cx, it.body, sc2, stages)
+
+
+def option_builder(cx: Compiler, sims):
+    """The function building the option list of a decision from its top-level clause walks (§6.7)."""
+    has_atomic = cx.has_atomic
+    p = cx.p
+
+    def build(st):
+        env = st.env
+        log = []
+        rec = st.rec
+        st.log = log
+        st.rec = None
+        opts = []
+        append = opts.append
+        if has_atomic:
+            p.atomic_paths = 0
+            smp = st.sampling
+            st.sampler = (random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+                          if smp is not None and smp[st.pcyc[-2]] else None)
+
+        def finish(st, env):
+            if log:
+                append(Option(tuple(log)))
+
+        try:
+            try:
+                _walk_clauses(sims, st, env, finish, 0)
+            except _EnumerationBudget:
+                # Too many paths to list: build the decision again, sampling every block.
+                undo_to(st, 0)
+                opts.clear()
+                st.sampler = random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+                _walk_clauses(sims, st, env, finish, 0)
+        finally:
+            st.log = None
+            st.rec = rec
+            st.sampler = None
+            st.active = None
+        return opts
+
+    return build
+
+
+def gen_choice(cx: Compiler, ch: A.Choice, sc, stages) -> None:
+    p = cx.p
+    sims = [cx.sim(c, sc) for c in ch.clauses]
+    span = ch.span
+    pc = cx.emit(None, span, stages)
+    p.choice_span[pc] = span
+    limit = p._limit
+    ctx = f"while building the options of the choice at {span}"
+    build = option_builder(cx, sims)
+
+    def op(st):
+        if st.decisions >= st.max_decisions:
+            limit(st, "decisions", span)
+            return
+        st.chooser = st.pcyc[-2]
+        try:
+            opts = build(st)
+        except GameRuntimeError as e:
+            raise e.with_context(ctx) from None
+        if not opts:
+            raise _err("no-option", f"no legal option for player {st.chooser} at this choice "
+                       f"(decision {st.decisions + 1})", span)
+        st.opts = opts
+        st.status = WAITING
+
+    p.code[pc] = op
+
+
+def gen_atomic_item(cx: Compiler, it: A.Atomic, sc, stages) -> None:
+    """An atomic block holding a choice or a stage: one decision whose options are its complete successful paths.
+
+    Without any choice inside (a stage of do items) the block has at most one path: it is
+    applied at once, no decision.  Without a successful path the block is skipped.
+    """
+    p = cx.p
+    decides = any(isinstance(x, A.Choice) for x in walk(it.body))
+    build = option_builder(cx, [sim_atomic(cx, it, sc)])
+    span = it.span
+    pc = cx.emit(None, span, stages)
+    if decides:
+        p.choice_span[pc] = span
+    nxt = pc + 1
+    limit = p._limit
+    ctx = f"while building the options of the atomic block at {span}"
+    redo = REDO
+
+    def op(st):
+        if decides:
+            if st.decisions >= st.max_decisions:
+                limit(st, "decisions", span)
+                return
+        else:
+            s = st.steps + 1
+            if s > st.max_steps:
+                limit(st, "steps", span)
+                return
+            st.steps = s
+        st.chooser = st.pcyc[-2]
+        try:
+            opts = build(st)
+        except GameRuntimeError as e:
+            raise e.with_context(ctx) from None
+        if not opts:
+            st.pc = nxt
+            return
+        if decides:
+            st.opts = opts
+            st.status = WAITING
+            return
+        for o in opts[0].ops:
+            redo[o[0]](st, o)
+        st.pc = nxt
+
+    p.code[pc] = op
+
+
+def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
+    p = cx.p
+    inner = (stg.span,) + stages
+    cond = cx.expr(stg.end, sc)
+    endspan = stg.end.span
+    p_enter = cx.emit(None, stg.span, inner)
+    p_test1 = cx.emit(None, endspan, inner)
+    body = len(p.code)
+    gen_items(cx, stg.items, sc, inner)
+    p_test2 = cx.emit(None, endspan, inner)
+    p_adv = cx.emit(None, stg.span, inner)
+    p_exit = cx.emit(None, stg.span, stages)
+    limit = p._limit
+    n = cx.n
+    nt = cx.nt
+
+    def make_test(nxt):
+        def op(st):
+            s = st.steps + 1
+            if s > st.max_steps:
+                limit(st, "steps", endspan)
+                return
+            st.steps = s
+            st.pc = p_exit if cond(st, st.env) else nxt
+        return op
+
+    if stg.kind == "player":
+        def enter(st):
+            c = st.pcyc
+            c.append(c[-2])
+            c.append(-1)
+            st.pc = p_test1
+
+        def advance(st):
+            c = st.pcyc
+            q = c[-1]
+            old = c[-2]
+            if q >= 0:
+                new = q
+                c[-1] = -1
+            else:
+                new = (old + 1) % n
+            c[-2] = new
+            if st.rec is not None and new != old:
+                st.rec.turn(new)
+            st.pc = body
+
+        def leave(st):
+            c = st.pcyc
+            old = c[-2]
+            del c[-2:]
+            if st.rec is not None and c[-2] != old:
+                st.rec.turn(c[-2])
+            st.pc = p_exit + 1
+    else:
+        def enter(st):
+            st.tcyc.append(st.tcyc[-1])
+            st.pc = p_test1
+
+        def advance(st):
+            c = st.tcyc
+            c[-1] = (c[-1] + 1) % nt
+            st.pc = body
+
+        def leave(st):
+            st.tcyc.pop()
+            st.pc = p_exit + 1
+
+    p.code[p_enter] = enter
+    p.code[p_test1] = make_test(body)
+    p.code[p_test2] = make_test(p_adv)
+    p.code[p_adv] = advance
+    p.code[p_exit] = leave
+
+
+def scoring(cx: Compiler, sc_node: A.Scoring, sc):
+    f = cx.expr(sc_node.expr, sc)
+    n = cx.n
+
+    def score(st):
+        c = st.pcyc
+        env = st.env
+        out = []
+        for q in range(n):
+            c.append(q)
+            c.append(-1)
+            try:
+                out.append(f(st, env))
+            except GameRuntimeError as e:
+                raise e.with_context(f"while scoring player {q}") from None
+            finally:
+                del c[-2:]
+        return out
+
+    return score
+
+
+def tiebreak_keys(cx: Compiler, sc_node: A.Scoring, sc):
+    fs = [cx.expr(x, sc) for x in sc_node.tiebreaks]
+    n = cx.n
+
+    def keys(st):
+        c = st.pcyc
+        env = st.env
+        out = []
+        for q in range(n):
+            c.append(q)
+            c.append(-1)
+            try:
+                out.append(tuple(f(st, env) for f in fs))
+            except GameRuntimeError as e:
+                raise e.with_context(f"while computing the tie-break keys of player {q}") from None
+            finally:
+                del c[-2:]
+        return out
+
+    return keys

@@ -1,0 +1,200 @@
+"""Clauses compiled for option building, in continuation-passing style (§6.7).
+
+Inside a choice each clause becomes `sim(st, env, k)`, which calls `k` once per complete
+path: every `any` loop is a branch point, every state change is logged so that a branch can
+be undone exactly, and a complete path's log becomes an option.  `Compiler.sim` sends a
+clause without a branch point straight to its direct closure and the others here (or to
+`atomic`, for an atomic block).  The exceptions and the clause walk below are shared with
+`atomic`, `items` and `actions`: names with one underscore are private to the package.
+"""
+from __future__ import annotations
+
+from ..engine.ops import UNDO, undo_to
+from ..errors import GameRuntimeError
+from ..lang import ast as A
+from . import references as refs
+from .clauses import c_do
+from .context import Compiler, _branches, _straight
+
+
+class _Reject(Exception):
+    """Abandons the path being walked while options are built (an overfilled cell, E1).
+
+    Caught by the innermost branch point, which goes on with its next element.  Outside
+    option building the same condition is the run-time error it carries.
+    """
+
+    def __init__(self, error: GameRuntimeError):
+        super().__init__(error.message)
+        self.error = error
+
+
+class _EnumerationBudget(Exception):
+    """Listing an atomic block's paths went over Program.atomic_max_paths for one decision."""
+
+
+def _walk_clauses(sims, st, env, k, mark: int) -> None:
+    """Walk each clause of a choice from the same state, undoing back to `mark` after each (§6.7)."""
+    for sim in sims:
+        try:
+            sim(st, env, k)
+        except _Reject:
+            pass
+        undo_to(st, mark)
+
+
+class _Found(Exception):
+    """Stops the random walks of an atomic block once one of them succeeded (E4)."""
+
+
+def s_loop(cx: Compiler, n: A.Loop, sc):
+    return s_any(cx, n, sc) if n.quant == "any" else s_all(cx, n, sc)
+
+
+def s_do(cx: Compiler, n: A.Do, sc):
+    # consecutive non-branching clauses run as one straight block
+    groups: list = []
+    straight: list = []
+    for c in n.clauses:
+        if _branches(c):
+            if straight:
+                groups.append(_straight(c_do(cx, A.Do(tuple(straight)), sc)))
+                straight = []
+            groups.append(cx.sim(c, sc))
+        else:
+            straight.append(c)
+    if straight:
+        groups.append(_straight(c_do(cx, A.Do(tuple(straight)), sc)))
+    if len(groups) == 1:
+        return groups[0]
+    sims = tuple(groups)
+    L = len(sims)
+
+    def do(st, env, k):
+        def chain(i, st, env):
+            if i == L:
+                k(st, env)
+            else:
+                sims[i](st, env, lambda st2, env2: chain(i + 1, st2, env2))
+        chain(0, st, env)
+    return do
+
+
+def s_any(cx: Compiler, n: A.Loop, sc):
+    cf = refs.iter(cx, n.coll, sc)
+    s, sc2 = cx.bind(sc, n.var)
+    body = cx.sim(n.body, sc2)
+    if cx.has_atomic or cx.has_capacity:
+        return s_any_ext(cf, s, body)
+
+    def any_(st, env, k):
+        elems = cf(st, env)
+        if not elems:
+            k(st, env)
+            return
+        log = st.log
+        mark = len(log)
+        old = env[s]
+        for e in elems:
+            env[s] = e
+            body(st, env, k)
+            while len(log) > mark:  # undo_to(st, mark), inlined
+                op = log.pop()
+                UNDO[op[0]](st, op)
+        env[s] = old
+    return any_
+
+
+def s_any_ext(cf, s, body):
+    """A branch point that also drops rejected paths (E1 capacity) and samples inside atomic walks (E4)."""
+    def any_(st, env, k):
+        elems = cf(st, env)
+        if not elems:
+            k(st, env)
+            return
+        old = env[s]
+        act = st.active
+        if act is not None:  # a random walk through an atomic block: one element
+            env[s] = elems[act.randrange(len(elems))]
+            body(st, env, k)
+            env[s] = old
+            return
+        log = st.log
+        mark = len(log)
+        for e in elems:
+            env[s] = e
+            try:
+                body(st, env, k)
+            except _Reject:
+                pass
+            while len(log) > mark:
+                op = log.pop()
+                UNDO[op[0]](st, op)
+        env[s] = old
+    return any_
+
+
+def s_all(cx: Compiler, n: A.Loop, sc):
+    cf = refs.iter(cx, n.coll, sc)
+    s, sc2 = cx.bind(sc, n.var)
+    body = cx.sim(n.body, sc2)
+
+    def all_(st, env, k):
+        elems = list(cf(st, env))
+        L = len(elems)
+
+        def step(i, st, env):
+            if i == L:
+                k(st, env)
+                return
+            old = env[s]
+            env[s] = elems[i]
+            body(st, env, lambda st2, env2: step(i + 1, st2, env2))
+            env[s] = old
+        step(0, st, env)
+    return all_
+
+
+def s_guarded(cx: Compiler, n: A.Guarded, sc):
+    cond = cx.expr(n.cond, sc)
+    body = cx.sim(n.body, sc)
+
+    def guarded(st, env, k):
+        if cond(st, env):
+            body(st, env, k)
+        else:
+            k(st, env)
+    return guarded
+
+
+def s_let(cx: Compiler, n: A.Let, sc):
+    vf = cx.expr(n.value, sc)
+    s, sc2 = cx.bind(sc, n.var)
+    body = cx.sim(n.body, sc2)
+
+    def let(st, env, k):
+        old = env[s]
+        env[s] = vf(st, env)
+        body(st, env, k)
+        env[s] = old
+    return let
+
+
+def s_repeat(cx: Compiler, n: A.Repeat, sc):
+    cf = cx.expr(n.count, sc)
+    body = cx.sim(n.body, sc)
+
+    def repeat(st, env, k):
+        N = cf(st, env)
+
+        def step(i, st, env):
+            if i >= N:
+                k(st, env)
+            else:
+                body(st, env, lambda st2, env2: step(i + 1, st2, env2))
+        step(0, st, env)
+    return repeat
+
+
+# Branching clauses (see context._branches); an atomic block's form is in atomic.SIMS.
+FORMS = {A.Do: s_do, A.Loop: s_loop, A.Guarded: s_guarded, A.Let: s_let, A.Repeat: s_repeat}

@@ -1,0 +1,31 @@
+"""The form tables: AST node class -> the function compiling it, one table per kind of form.
+
+Each form module ends with its own table (`FORMS`, or `CLAUSES` / `SIMS` for atomic blocks,
+which are both a clause and a branching form); this module merges them and is imported by
+the driver alone, which hands `FORMS` to each `Compiler`.  So the import arrows all point
+one way: driver -> registry -> form modules -> references -> context, and context, which
+dispatches on the tables, imports none of them.
+"""
+from __future__ import annotations
+
+from . import actions, atomic, boards, clauses, collections, expressions, options
+from .context import Form, Forms
+
+
+def _merge(*tables: dict[type, Form]) -> dict[type, Form]:
+    """One table from several; a class claimed twice is a mistake, caught at import time."""
+    out: dict[type, Form] = {}
+    for t in tables:
+        twice = out.keys() & t.keys()
+        if twice:
+            raise RuntimeError(f"forms compiled twice: {sorted(c.__name__ for c in twice)}")
+        out.update(t)
+    return out
+
+
+EXPRESSIONS = _merge(expressions.FORMS, collections.FORMS, boards.FORMS)
+CLAUSES = _merge(clauses.FORMS, atomic.CLAUSES)  # a clause missing here is looked up in ACTIONS
+ACTIONS = _merge(actions.FORMS)
+SIMS = _merge(options.FORMS, atomic.SIMS)  # only clauses with a branch point (context._branches)
+
+FORMS = Forms(expressions=EXPRESSIONS, clauses=CLAUSES, actions=ACTIONS, sims=SIMS)

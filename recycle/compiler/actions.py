@@ -2,7 +2,16 @@
 from __future__ import annotations
 
 from ..engine.ops import (
-    p_forget, p_move, p_pass, p_pcyc, p_rekind, p_remember, p_set, p_shuffle, p_swap_cards, p_swap_piles,
+    p_forget,
+    p_move,
+    p_pass,
+    p_pcyc,
+    p_rekind,
+    p_remember,
+    p_set,
+    p_shuffle,
+    p_swap_cards,
+    p_swap_piles,
 )
 from ..engine.state import MEM, MV, VDEL
 from ..errors import GameRuntimeError, InternalError

@@ -9,7 +9,8 @@ the driver: this module imports no form module, so every form module may import 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ..engine.program import Program
 from ..errors import InternalError

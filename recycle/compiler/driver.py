@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 from ..engine.program import Program
 from ..engine.state import RUNNING, CardMeta, State
@@ -25,7 +24,7 @@ __all__ = ["compile_game", "compile_loaded", "load_program"]
 ATOMIC_MAX_PATHS = 50_000
 
 
-def compile_game(game: A.Game, params: Optional[dict] = None, filename: Optional[str] = None,
+def compile_game(game: A.Game, params: dict | None = None, filename: str | None = None,
                  warnings=()) -> Program:
     """Compile a checked game (ast.Game) into a Program; `params` override declared values (raises UsageError)."""
     if sys.getrecursionlimit() < 20000:
@@ -36,14 +35,14 @@ def compile_game(game: A.Game, params: Optional[dict] = None, filename: Optional
     return prog
 
 
-def compile_loaded(loaded: Loaded, params: Optional[dict] = None) -> Program:
+def compile_loaded(loaded: Loaded, params: dict | None = None) -> Program:
     """Compile a loaded game; the program keeps its file name, warnings and source hash."""
     prog = compile_game(loaded.game, params, loaded.filename, loaded.warnings)
     prog.source_hash = loaded.source_hash
     return prog
 
 
-def load_program(path, params: Optional[dict] = None) -> Program:
+def load_program(path, params: dict | None = None) -> Program:
     """Read, check (raises LoadError) and compile a game file."""
     return compile_loaded(load_game(path, params), params)
 

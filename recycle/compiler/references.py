@@ -6,8 +6,6 @@ and index, the current player, a bound variable) resolved at compile time.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from ..lang.ast import T
@@ -17,7 +15,7 @@ from .context import KIND_CODE, Compiler
 _err = GameRuntimeError
 
 
-def static_pid(cx: Compiler, n, sc) -> Optional[int]:
+def static_pid(cx: Compiler, n, sc) -> int | None:
     """The pile id of a location whose owner is `game` and whose name and index are constant."""
     if type(n) is not A.Location or type(n.owner) is not A.GameOwner:
         return None

@@ -31,7 +31,7 @@ Representation (see core.py for the registries):
 from __future__ import annotations
 
 import random
-from typing import Any, Optional
+from typing import Any
 
 # status codes
 RUNNING = 0
@@ -202,26 +202,26 @@ class State:
     catt: list[dict[str, str]]
     ckind: list[int]
     cmeta: CardMeta
-    rng: Optional[random.Random]
-    seed: Optional[int]
+    rng: random.Random | None
+    seed: int | None
     decisions: int
     steps: int
     max_decisions: int
     max_steps: int
-    opts: Optional[list[Option]]
-    chooser: Optional[int]
+    opts: list[Option] | None
+    chooser: int | None
     records: list[tuple[int, int, int, int, int]]
-    log: Optional[list[tuple]]
+    log: list[tuple] | None
     rec: Any  # an EventSink while the real game is recorded
     error: Any  # the GameRuntimeError that stopped the game
-    limit: Optional[tuple[str, Any]]
-    scores: Optional[list[int]]
+    limit: tuple[str, Any] | None
+    scores: list[int] | None
     warnings: tuple
     boards: tuple[int, ...]
-    keys: Optional[list[tuple]]
-    sampling: Optional[tuple[bool, ...]]
-    sampler: Optional[random.Random]
-    active: Optional[random.Random]
+    keys: list[tuple] | None
+    sampling: tuple[bool, ...] | None
+    sampler: random.Random | None
+    active: random.Random | None
 
     def clone(self) -> State:
         """An independent copy (rng state included); the copy carries no recorder."""

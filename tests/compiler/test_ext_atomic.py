@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.compiler import compile_game
+from recycle.compiler import compile_game, driver
 from recycle.engine.play import play_game, samples_atomic
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
 from recycle.lang import parse_game
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
+from recycle.run.replay import replay
+from recycle.run.session import GameSession
 from support.games import load, make_game, run
 
 DEAL3 = "(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
@@ -194,8 +196,6 @@ def test_sampling_gives_up_after_the_bound_and_offers_nothing():
 
 
 def test_atomic_games_replay_through_transcripts(tmp_path):
-    from recycle.run.replay import replay
-    from recycle.run.session import GameSession
 
     path = tmp_path / "place.gdl"
     path.write_text(make_game(ROW, "(stage player (end (== (game sto ROUND) 3))\n"
@@ -255,9 +255,7 @@ def test_atomic_options_pickle_clone_and_describe_for_a_viewer():
 def test_enumerating_too_many_paths_falls_back_to_sampling(monkeypatch):
     """Past the enumeration budget a decision is built again with its atomic blocks sampled, so a
     player that enumerates (a searching player, Scenario) still gets options, deterministically."""
-    import recycle.compiler.driver as C
-
-    monkeypatch.setattr(C, "ATOMIC_MAX_PATHS", 50)
+    monkeypatch.setattr(driver, "ATOMIC_MAX_PATHS", 50)
     src = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")
     prog, st = run(src)
     assert prog.atomic_max_paths == 50

@@ -76,13 +76,13 @@ def draw(path: Path, title: str, slug: str, n: int, seed: int, jobs: int, shown_
                     lineup="R" * sess.n_players)
     for r in records:
         if r.end_reason != "error":
-            agg.add_run((json.loads(l) for l in r.transcript), seed=r.game_seed)
+            agg.add_run((json.loads(line) for line in r.transcript), seed=r.game_seed)
     run0 = records[0]
     if run0.end_reason == "error":
         raise SystemExit(f"{path}: run 0 ended with an error: {run0.error}")
     one = FlowGraph(title=sess.name, game=sess.name, game_sha256=sess.sha256, players=sess.n_players,
                     lineup="R" * sess.n_players)
-    one.add_run((json.loads(l) for l in run0.transcript), seed=run0.game_seed)
+    one.add_run((json.loads(line) for line in run0.transcript), seed=run0.game_seed)
     G1 = one.graph()
     out = DOCS / "gallery"
     out.mkdir(parents=True, exist_ok=True)

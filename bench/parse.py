@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--repeat must be at least 1")
     files = corpus_files(args.corpus) if args.corpus.is_dir() else []
     if not files:
-        print(f"bench/parse.py: no corpus at {args.corpus} (expected cardstock/ and valet/ game files; use --corpus DIR)",
+        print(f"bench/parse.py: no corpus at {args.corpus} "
+              "(expected cardstock/ and valet/ game files; use --corpus DIR)",
               file=sys.stderr)
         return 2
 

@@ -94,10 +94,8 @@ def bench_game(path: Path, name: str, args) -> dict:
 
 def bench_pool(spec, args, one_process_gps: float) -> dict:
     """games/s of batch.run_batch with args.jobs processes (pool start-up included)."""
-    if args.games is not None:
-        n = args.games
-    else:  # about `seconds` of work for the pool, at least a few chunks per worker
-        n = max(4 * args.jobs, int(one_process_gps * args.seconds * args.jobs))
+    # without --games: about `seconds` of work for the pool, at least a few chunks per worker
+    n = args.games if args.games is not None else max(4 * args.jobs, int(one_process_gps * args.seconds * args.jobs))
     t0 = time.perf_counter()
     records = run_batch(spec, n, args.jobs)
     s = time.perf_counter() - t0
@@ -155,11 +153,13 @@ def print_tables(rows: list[dict], baseline: dict | None, args) -> None:
     base = (baseline or {}).get("games", {})
     for r in rows:
         ratio = r["vs_cardstock"]
-        ratio_s = "—" if ratio is None else (f"[green]{ratio:.1f}[/green]" if ratio >= GOAL else f"[red]{ratio:.1f}[/red]")
+        ratio_s = ("—" if ratio is None
+                   else f"[green]{ratio:.1f}[/green]" if ratio >= GOAL else f"[red]{ratio:.1f}[/red]")
         b = base.get(r["game"], {}).get("engine_games_per_s")
         t.add_row(short(r["game"]), _f(r["decisions_per_game"]), _f(r["engine"]["games_per_s"]),
-                  _f(r["engine"]["decisions_per_s"], 0), _f(r["run"]["games_per_s"]), _f(r["run"]["decisions_per_s"], 0),
-                  _f(r["cardstock_games_per_s"]), ratio_s, "—" if not b else f"{r['engine']['games_per_s'] / b:.2f}")
+                  _f(r["engine"]["decisions_per_s"], 0), _f(r["run"]["games_per_s"]),
+                  _f(r["run"]["decisions_per_s"], 0), _f(r["cardstock_games_per_s"]), ratio_s,
+                  "—" if not b else f"{r['engine']['games_per_s'] / b:.2f}")
     con.print(t)
     con.print(f"engine: play_game with RandomPlayer, no recorder; run: the `recycle run` path (batch.play_run, "
               f"recorder on, transcripts off). Goal: ≥ {GOAL:g}× CardStock."
@@ -170,15 +170,16 @@ def print_tables(rows: list[dict], baseline: dict | None, args) -> None:
             p.add_column(c, justify="left" if c == "game" else "right")
         for r in rows:
             q = r["pool"]
-            p.add_row(short(r["game"]), str(q["jobs"]), str(q["games"]), _f(q["games_per_s"]), _f(q["decisions_per_s"], 0),
-                      f"{q['speedup']:.2f}")
+            p.add_row(short(r["game"]), str(q["jobs"]), str(q["games"]), _f(q["games_per_s"]),
+                      _f(q["decisions_per_s"], 0), f"{q['speedup']:.2f}")
         con.print(p)
         con.print(f"this machine has {os.cpu_count()} CPUs", highlight=False)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Rollout speed of the engine and of `recycle run`, against CardStock.")
-    ap.add_argument("names", nargs="*", metavar="GAME", help="benchmark games to run, by a part of their name (default all)")
+    ap.add_argument("names", nargs="*", metavar="GAME",
+                    help="benchmark games to run, by a part of their name (default all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--seconds", type=float, default=5.0, help="seconds per game and path (default 5)")
     g.add_argument("--games", type=int, help="play exactly this many games per game and path instead")
@@ -202,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no benchmark game matches {' '.join(args.names)} (games: {', '.join(GAMES)})")
     missing = [n for n in names if not (args.corpus / n).is_file()]
     if missing:
-        print(f"bench/rollouts.py: not found under {args.corpus}: {', '.join(missing)} (use --corpus DIR)", file=sys.stderr)
+        print(f"bench/rollouts.py: not found under {args.corpus}: {', '.join(missing)} (use --corpus DIR)",
+              file=sys.stderr)
         return 2
     rows = []
     for n in names:

@@ -23,7 +23,8 @@ from recycle.analysis.flow import CATEGORY_ORDER, seat_of
 
 __all__ = ["CATEGORY_FILL", "FlowRenderError", "flow_to_dot", "write_flow"]
 
-CATEGORY_FILL = {"public": "lightgreen", "private": "lightblue", "hidden": "khaki", "others": "plum1", "memory": "grey90"}
+CATEGORY_FILL = {"public": "lightgreen", "private": "lightblue", "hidden": "khaki", "others": "plum1",
+                 "memory": "grey90"}
 LEGEND_CATEGORY_LABEL = {"public": "public", "private": "private", "hidden": "hidden", "others": "others only",
                          "memory": "memory"}
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
+import numpy.typing as npt
 from matplotlib import patheffects
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -72,8 +73,9 @@ def seat_label(seat: int) -> str:
 def _figure(nrows: int = 1, height_ratios=None) -> tuple[Figure, list]:
     fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(nrows, 1, squeeze=False, gridspec_kw={"height_ratios": height_ratios} if height_ratios else None)
-    axes = [a for row in axes for a in row]
+    grid = fig.subplots(nrows, 1, squeeze=False,
+                        gridspec_kw={"height_ratios": height_ratios} if height_ratios else None)
+    axes = [a for row in grid for a in row]
     for ax in axes:
         _style(ax)
     return fig, axes
@@ -93,7 +95,7 @@ def _style(ax) -> None:
 # ---------------------------------------------------------------- branching
 
 
-def smoother(k: Sequence[float], b: Sequence[float], max_l: int, points: int = 200):
+def smoother(k: npt.ArrayLike, b: npt.ArrayLike, max_l: int, points: int = 200):
     """§3.7: grid over [1, max L], bandwidth max(1, 0.06 max L); returns (grid, yhat, se)."""
     grid = np.linspace(1, max_l, points)
     h = max(1.0, 0.06 * max_l)
@@ -176,7 +178,7 @@ def scores_figure(records, *, game: str, players: int, include_limited: bool = F
     used = outcome_runs(records, include_limited)
     if not used or players < 1:
         raise NoPlotData("no runs with scores")
-    data = [np.array([r.scores[s] for r in used], dtype=float) for s in range(players)]
+    data = [np.array([r.known_scores[s] for r in used], dtype=float) for s in range(players)]
     pos = np.arange(1, players + 1)
     fig, (ax,) = _figure()
     varied = [i for i, d in enumerate(data) if np.ptp(d) > 0]
@@ -184,7 +186,7 @@ def scores_figure(records, *, game: str, players: int, include_limited: bool = F
         try:
             parts = ax.violinplot([data[i] for i in varied], positions=pos[varied], widths=0.8,
                                   showextrema=False)
-            for i, body in zip(varied, parts["bodies"]):
+            for i, body in zip(varied, parts["bodies"], strict=True):  # one body per data set
                 body.set_facecolor(seat_color(i))
                 body.set_edgecolor(AXIS_COLOR)
                 body.set_alpha(0.45)
@@ -215,7 +217,7 @@ def _win_table(used, players, groups):
     out = []
     for label, color, occ in groups:
         n = len(occ)
-        x = sum(r.shares[s] for r, s in occ)
+        x = sum(r.known_shares[s] for r, s in occ)
         lo, hi = wilson(x, n)
         out.append((label, color, x / n if n else 0.0, lo, hi))
     return out
@@ -229,7 +231,8 @@ def _bars(ax, rows, players, xlabel, n_games):
     ax.bar(x, w, color=[r[1] for r in rows], edgecolor=AXIS_COLOR, linewidth=0.6, width=0.7)
     ax.errorbar(x, w, yerr=[w - lo, hi - w], fmt="none", ecolor="black", elinewidth=1.2, capsize=5,
                 label="95% Wilson interval")
-    ax.axhline(1 / players, color="black", linestyle="--", linewidth=1.2, label=f"fair share 1/{players} = {1 / players:.3f}")
+    ax.axhline(1 / players, color="black", linestyle="--", linewidth=1.2,
+               label=f"fair share 1/{players} = {1 / players:.3f}")
     ax.set_xticks(x, [r[0] for r in rows])
     top = max(float(hi.max()) if len(rows) else 0.0, 1 / players)
     ax.set_ylim(0, min(1.0, top * 1.35 + 0.02))           # headroom for the legend

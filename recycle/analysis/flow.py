@@ -176,7 +176,7 @@ class FlowGraph:
         self._run_nodes: set = set()
         self._run_edges: set = set()
         self._run_decks: set = set()
-        self._run_seed = None
+        self._run_seed: int | None = None
         self.run_flags: list[dict] = []       # per run: which §2 rules its own graph satisfies
         self.files: list[Path] = []
 
@@ -303,7 +303,7 @@ class FlowGraph:
         if self._open:
             self.end_run()
         n = self.runs
-        G = nx.DiGraph()
+        G: nx.DiGraph = nx.DiGraph()
         title = self.title or self.game or "flow"
         if self.lineup and any(c != "R" for c in self.lineup):
             title += f" [{self.lineup}]"
@@ -370,7 +370,7 @@ def information(G: nx.DiGraph, run_flags: Sequence[Mapping] | None = None,
     n_runs = len(run_flags) if run_flags is not None else None
 
     def share(name):
-        if not n_runs:
+        if run_flags is None or not n_runs:
             return None
         return sum(1 for f in run_flags if f[name]) / n_runs
 

@@ -76,7 +76,7 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
     used = outcome_runs(records, include_limited)
     N = len(used)
     entries = {}
-    shares = np.array([r.shares[:players] for r in used], dtype=float).reshape(N, players)
+    shares = np.array([r.known_shares[:players] for r in used], dtype=float).reshape(N, players)
     na_reason = "one seat" if players < 2 else ("no used run" if N == 0 else None)
 
     # Fairness: triangle of p1's win rate around 1/n, bootstrapped over R's runs
@@ -160,7 +160,8 @@ def lead_rows(records: Sequence[RunRecord], players: int) -> list[list]:
         for e in r.estimates or ():
             ld = est.lead(e, players)
             for k in range(players):
-                rows.append([*key, e["decision"], e["decider"], k, e["ranks"][e["chosen"]][k], ld[k], r.ranks[k] if r.ranks is not None else None])
+                rows.append([*key, e["decision"], e["decider"], k, e["ranks"][e["chosen"]][k], ld[k],
+                             r.ranks[k] if r.ranks is not None else None])
     return rows
 
 
@@ -172,7 +173,8 @@ def spread_rows(records: Sequence[RunRecord], players: int) -> list[list]:
         key = [None, players, "".join(r.lineup), r.run]
         for e in r.estimates or ():
             sp = est.spread(e, players)
-            rows.append([*key, e["decision"], e["decider"], e["options"], sp["spread_score"], sp["spread_rank"], sp["forced"]])
+            rows.append([*key, e["decision"], e["decider"], e["options"], sp["spread_score"], sp["spread_rank"],
+                         sp["forced"]])
     return rows
 
 
@@ -188,7 +190,9 @@ def write_estimate_csvs(out: Path, game: str, players: int, records: Sequence[Ru
 
     write_csv(out / "lead.csv", [*KEY_COLUMNS, "decision", "decider", "seat", "rank_est", "lead", "final_rank"],
                keyed(lead_rows(records, players)))
-    write_csv(out / "spread.csv", [*KEY_COLUMNS, "decision", "decider", "options", "spread_score", "spread_rank", "forced"], keyed(spread_rows(records, players)))
+    write_csv(out / "spread.csv", [*KEY_COLUMNS, "decision", "decider", "options", "spread_score", "spread_rank",
+                                   "forced"],
+              keyed(spread_rows(records, players)))
     return ["lead.csv", "spread.csv"]
 
 
@@ -225,7 +229,7 @@ def _run_ai_values(r: RunRecord, n: int) -> dict:
         out["Coolness"] = 1 - drops / pairs
     if len(ests) >= 2:
         orders = [est.competition_order(est.lead(e, n)) for e in ests]
-        changes = [sum(1 for a, b in zip(p, q) if a != b) / n for p, q in itertools.pairwise(orders)]
+        changes = [sum(1 for a, b in zip(p, q, strict=True) if a != b) / n for p, q in itertools.pairwise(orders)]
         out["Stability"] = 1 - sum(changes) / len(changes)
     return out
 
@@ -255,6 +259,7 @@ def ai_heuristics(records: Sequence[RunRecord], *, players: int, seed: int, boot
             out[name] = _entry(name, status="not_applicable", note="no run with input for it")
             continue
         ci = mean_ci(vals, seed, f"heuristic.{name}", bootstrap)
+        assert ci is not None  # vals is not empty
         out[name] = _entry(name, ci["value"], ci["lo"], ci["hi"], len(vals), note=notes.get(name, ""))
     return out
 
@@ -268,7 +273,7 @@ def order_heuristic(records: Sequence[RunRecord], ai_code: str, *, players: int,
     occ = [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == ai_code]
     if not occ:
         return _entry("Order", status="not_applicable", note="no used run")
-    x = sum(r.shares[s] for r, s in occ)
+    x = sum(r.known_shares[s] for r, s in occ)
     n = len(occ)
     lo, hi = wilson(x, n)
     f = 1 / players
@@ -299,7 +304,8 @@ def format_heuristics(result: dict) -> str:
     for e in result["heuristics"]:
         ci = f"[{num_text(e['lo'])}, {num_text(e['hi'])}]" if e["lo"] is not None else " " * 14
         w = f"w={e['weight']:.2f}"
-        tail = f"\u2192 {num_text(e['weighted'])}" if e["status"] == "active" and e["value"] is not None else e["status"]
+        tail = (f"\u2192 {num_text(e['weighted'])}" if e["status"] == "active" and e["value"] is not None
+                else e["status"])
         if e["status"] == "not_applicable":
             tail += f" ({e['note']})"
         lines.append(f"{e['name']:<16}{num_text(e['value'])}  {ci}  {w}  {tail}")
@@ -316,7 +322,8 @@ def format_heuristics(result: dict) -> str:
 def has_shuffle_and_choice(game: ast.Game) -> bool:
     """Static §4 gate: the syntax tree holds at least one `shuffle` and at least one `choice`."""
     found = {"shuffle": False, "choice": False}
-    stack, seen = [game], set()
+    stack: list[object] = [game]
+    seen: set[int] = set()
     while stack and not all(found.values()):
         n = stack.pop()
         if isinstance(n, (list, tuple)):

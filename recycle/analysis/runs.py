@@ -64,7 +64,7 @@ def mean_ci(xs: Sequence[float], seed, name: str, b: int) -> dict | None:
 
 
 def ranks_of(r: RunRecord) -> list:
-    return list(r.ranks) if r.ranks is not None else [1 if s in r.winners else 2 for s in range(len(r.scores))]
+    return list(r.ranks) if r.ranks is not None else [1 if s in r.winners else 2 for s in range(len(r.known_scores))]
 
 
 def winners_of(r: RunRecord) -> list[int]:

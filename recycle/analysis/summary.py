@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from ..run.records import RunRecord
 from ..run.tables import KEY_COLUMNS, write_csv
@@ -127,7 +128,7 @@ def _win_block(x: float, n: int, players: int) -> dict | None:
 def _seats(used: Sequence[RunRecord], players: int, seed, b: int) -> list[dict]:
     out = []
     for s in range(players):
-        x = sum(r.shares[s] for r in used)
+        x = sum(r.known_shares[s] for r in used)
         outright = sum(1 for r in used if winners_of(r) == [s])
         shared = sum(1 for r in used if s in winners_of(r) and len(winners_of(r)) >= 2)
         ranks = Counter(ranks_of(r)[s] for r in used)
@@ -140,7 +141,7 @@ def _seats(used: Sequence[RunRecord], players: int, seed, b: int) -> list[dict]:
             "outright": outright, "shared": shared,
             "fair": 1 / players if players >= 2 else None,
             "ranks": [ranks.get(k, 0) for k in range(1, players + 1)],
-            "score": _score_block([[r.scores[s]] for r in used], seed, f"score.seat{s}", b),
+            "score": _score_block([[r.known_scores[s]] for r in used], seed, f"score.seat{s}", b),
         })
     return out
 
@@ -153,15 +154,15 @@ def _kinds(used: Sequence[RunRecord], players: int, seed, b: int, rotate: bool, 
     for code in codes:
         occ = [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == code]
         n = len(occ)
-        x = sum(r.shares[s] for r, s in occ)
+        x = sum(r.known_shares[s] for r, s in occ)
         win = _win_block(x, n, players)
         order = None
         if (code != "R" and players >= 2 and used and win is not None
                 and all(sum(1 for c in r.lineup[:players] if c == code) == 1
                         and all(c in (code, "R") for c in r.lineup[:players]) for r in used)):
             f = 1 / players
-            to = lambda w: (w - f) / (1 - f)  # noqa: E731
-            order = interval(to(win["value"]), to(win["lo"]), to(win["hi"]), n)
+            value, lo, hi = ((w - f) / (1 - f) for w in (win["value"], win["lo"], win["hi"]))
+            order = interval(value, lo, hi, n)
         ranks = Counter(ranks_of(r)[s] for r, s in occ)
         out.append({
             "kind": code, "n": n, "win_rate": win, "wins": x if players >= 2 else None,
@@ -170,7 +171,8 @@ def _kinds(used: Sequence[RunRecord], players: int, seed, b: int, rotate: bool, 
             "fair": 1 / players if players >= 2 else None,
             "ranks": [ranks.get(k, 0) for k in range(1, players + 1)],
             "order": order,
-            "score": _score_block([[r.scores[s] for s in range(players) if s < len(r.lineup) and r.lineup[s] == code]
+            "score": _score_block([[r.known_scores[s] for s in range(players)
+                                    if s < len(r.lineup) and r.lineup[s] == code]
                                    for r in used], seed, f"score.kind.{code}", b),
         })
     return out
@@ -191,7 +193,7 @@ def _teams(used: Sequence[RunRecord], teams: Sequence[Sequence[int]] | None, pla
         return None
     out = []
     for t, members in enumerate(teams):
-        x = sum(sum(r.shares[s] for s in members) for r in used)
+        x = sum(sum(r.known_shares[s] for s in members) for r in used)
         out.append({"team": t, "members": list(members), "n": len(used),
                     "win_rate": _win_block(x, len(used), len(teams)),
                     "wins": x, "fair": 1 / len(teams) if len(teams) >= 2 else None})
@@ -365,8 +367,8 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
     used = [r for r in records if r.end_reason != "error"]
     lengths = sorted(r.decisions for r in used)
     bs = [b for r in used for _, b, _ in r.decision_rows]
-    wins = [sum(r.shares[s] for r in done) / len(done) if done else None for s in range(seats)]
-    wins_ci = [list(wilson(sum(r.shares[s] for r in done), len(done))) for s in range(seats)]
+    wins = [sum(r.known_shares[s] for r in done) / len(done) if done else None for s in range(seats)]
+    wins_ci = [list(wilson(sum(r.known_shares[s] for r in done), len(done))) for s in range(seats)]
     scored = [r for r in done if r.scores is not None]
     total_dec = sum(r.decisions for r in records)
     return {
@@ -383,7 +385,7 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
         "branching": {"mean": mean(bs), "max": max(bs) if bs else None},
         "wins_by_seat": wins,
         "wins_ci95": wins_ci,
-        "mean_scores": [mean([r.scores[s] for r in scored]) for s in range(seats)],
+        "mean_scores": [mean([r.known_scores[s] for r in scored]) for s in range(seats)],
         "first_errors": _first_distinct_errors(errors),
         "elapsed_s": elapsed,
         "games_per_s": n / elapsed if elapsed > 0 else None,
@@ -406,14 +408,14 @@ def _first_distinct_errors(errors, k: int = 5) -> list:
 # ---------------------------------------------------------------- §3.7 smoother (shared with the plots)
 
 
-def kernel_smooth(k: Sequence[float], b: Sequence[float], grid: Sequence[float], h: float):
+def kernel_smooth(k: npt.ArrayLike, b: npt.ArrayLike, grid: npt.ArrayLike, h: float):
     """§3.7 Gaussian-kernel weighted mean and its standard error at each grid point."""
-    k = np.asarray(k, dtype=float)
-    b = np.asarray(b, dtype=float)
+    ka = np.asarray(k, dtype=float)
+    ba = np.asarray(b, dtype=float)
     x = np.asarray(grid, dtype=float)
-    w = np.exp(-0.5 * ((k[None, :] - x[:, None]) / h) ** 2)
+    w = np.exp(-0.5 * ((ka[None, :] - x[:, None]) / h) ** 2)
     sw = w.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        yhat = (w * b[None, :]).sum(axis=1) / sw
-        se = np.sqrt((w ** 2 * (b[None, :] - yhat[:, None]) ** 2).sum(axis=1)) / sw
+        yhat = (w * ba[None, :]).sum(axis=1) / sw
+        se = np.sqrt((w ** 2 * (ba[None, :] - yhat[:, None]) ** 2).sum(axis=1)) / sw
     return yhat, se

@@ -5,7 +5,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ..errors import LoadError, UsageError
+from ..errors import Diagnostic, LoadError, UsageError
 from ..lang import load_game
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -35,7 +35,7 @@ def game_files(paths: list[str]) -> list[Path]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    results = []
+    results: list[tuple[Path, list[Diagnostic], list[Diagnostic]]] = []
     for path in game_files(args.paths):
         try:
             loaded = load_game(path)
@@ -44,7 +44,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             results.append((path, e.diagnostics, e.warnings))
     if args.json:
         print(json.dumps([
-            {"file": str(p), "ok": not errs, "errors": [d.to_json() for d in errs], "warnings": [d.to_json() for d in warns]}
+            {"file": str(p), "ok": not errs, "errors": [d.to_json() for d in errs],
+             "warnings": [d.to_json() for d in warns]}
             for p, errs, warns in results
         ], indent=2))
     else:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -21,7 +22,7 @@ def register(sub) -> None:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, path in library.shipped().items():
         try:
             sess = GameSession.open(path)
@@ -40,7 +41,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     for col in ("name", "players", "parameters", "description"):
         t.add_column(col)
     for r in rows:
-        params = ", ".join(f"{k}={v}" for k, v in r["parameters"].items()) or "none"
-        t.add_row(r["name"], r["players"], params, r["title"])
+        params_text = ", ".join(f"{k}={v}" for k, v in r["parameters"].items()) or "none"
+        t.add_row(r["name"], r["players"], params_text, r["title"])
     Console().print(t)
     return 0

@@ -42,7 +42,7 @@ def cmd_stats_heuristics(args: argparse.Namespace) -> int:
     args.out = wanted_out
     out = default_out(args, "stats", sess.name)
     n = sess.n_players
-    budget = args.ai_budget if args.ai_budget is not None else registry.make(ai).budget
+    budget = args.ai_budget if args.ai_budget is not None else registry.make_searcher(ai).budget
     lineups = {"R": ["R"] * n, "A": [ai] + ["R"] * (n - 1), "M": [ai] * n}
     if not args.json:
         print(f"{sess.name}: --heuristics, 3 batches of {args.n} games, seed {spec_r.seed}"

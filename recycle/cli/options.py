@@ -18,7 +18,8 @@ def param(text: str) -> tuple[str, str]:
     name, value = text.split("=", 1)
     name = name.strip().lstrip("'")
     if not name.isalpha() or not name.isupper():
-        raise argparse.ArgumentTypeError(f"parameter names are uppercase declared variables (e.g. NUMP=3), got {name!r}")
+        raise argparse.ArgumentTypeError("parameter names are uppercase declared variables (e.g. NUMP=3), "
+                                         f"got {name!r}")
     return name, value.strip()
 
 
@@ -45,7 +46,8 @@ seed_number = whole(0, "a seed")
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     """The options of every command that plays a batch: run, stats."""
     p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
-    p.add_argument("-n", "--games", dest="n", type=count, default=default_n, help=f"number of games (default {default_n})")
+    p.add_argument("-n", "--games", dest="n", type=count, default=default_n,
+                   help=f"number of games (default {default_n})")
     p.add_argument("--seed", type=seed_number, help=SEED_HELP)
     p.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
     p.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
@@ -53,7 +55,8 @@ def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     p.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
     p.add_argument("--max-decisions", type=positive, default=2000, help="decision limit per game (default 2000)")
     p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
-    p.add_argument("--out", type=Path, help="write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here")
+    p.add_argument("--out", type=Path,
+                   help="write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here")
     p.add_argument("--transcripts", choices=("none", "decisions", "full"), default="decisions",
                    help="transcript level written with --out (default decisions)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

@@ -11,7 +11,9 @@ from ..engine.play import samples_atomic
 from ..errors import UsageError
 from ..lang import library
 from ..players import registry
+from ..players.base import Player
 from ..players.human import HumanPlayer, HumanQuit, Narrated, render_view
+from ..players.montecarlo import SearchPlayer
 from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
@@ -51,7 +53,7 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     viewer = humans[0] if humans else None
     seed = args.seed if args.seed is not None else new_seed()
     game_seed = derive(seed, "game", 0)
-    players = []
+    players: list[Player] = []
     for c in lineup:
         if c == "H":
             players.append(HumanPlayer(inp, out))
@@ -74,7 +76,9 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
                                      title=f"== the end, as p{viewer + 1} sees it ==") + "\n")
     out.write("\n" + _result_text(rec) + "\n")
     if args.transcript:
-        searching = {c: pl.inner.budget for c, pl in zip(lineup, players) if c in registry.SEARCHING}
+        searching = {c: pl.inner.budget for c, pl in zip(lineup, players, strict=True)
+                     if isinstance(pl, Narrated) and isinstance(pl.inner, SearchPlayer)}
+        assert rec.transcript is not None  # kept at the decisions level
         if searching:  # the AI settings affect play: the header's params record them (§5.2), as batches do
             head = json.loads(rec.transcript[0])
             head["params"]["ai_budget"] = searching
@@ -105,6 +109,6 @@ def _result_text(rec) -> str:
             else f"Stopped at the {rec.end_reason.replace('_', ' ')} (provisional result)")
     if rec.scores is None:
         return f"{head} after {rec.decisions} decisions; no scores"
-    parts = ", ".join(f"p{s + 1} {sc} (rank {r})" for s, (sc, r) in enumerate(zip(rec.scores, rec.ranks)))
+    parts = ", ".join(f"p{s + 1} {sc} (rank {r})" for s, (sc, r) in enumerate(zip(rec.scores, rec.ranks, strict=True)))
     winners = ", ".join(f"p{s + 1}" for s in rec.winners)
     return f"{head} after {rec.decisions} decisions: {parts}. Winner{'s' if len(rec.winners) > 1 else ''}: {winners}"

@@ -15,8 +15,10 @@ def register(sub) -> None:
                         description="Replay a transcript (.jsonl) with its recorded choices, check that it "
                                     "reproduces, and print a readable account of the game (omniscient view).")
     rp.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
-    rp.add_argument("--game", type=Path, help="the game file (default: the header's file next to the transcript, or a shipped game)")
-    rp.add_argument("--no-verify", action="store_true", help="do not compare the end and the events with the transcript")
+    rp.add_argument("--game", type=Path,
+                    help="the game file (default: the header's file next to the transcript, or a shipped game)")
+    rp.add_argument("--no-verify", action="store_true",
+                    help="do not compare the end and the events with the transcript")
     rp.add_argument("--force", action="store_true", help="replay even if the game file changed (with a warning)")
     rp.add_argument("--json", action="store_true", help="print the regenerated full transcript as JSON lines")
     rp.set_defaults(func=cmd_replay)
@@ -28,9 +30,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.json:
-        for l in lines:
-            print(dumps(l))
+        for ev in lines:
+            print(dumps(ev))
     else:
         print(render_text(lines))
-        print(f"replay ok: {sum(1 for l in lines if l['type'] == 'decision')} decisions reproduced", file=sys.stderr)
+        print(f"replay ok: {sum(1 for ev in lines if ev['type'] == 'decision')} decisions reproduced", file=sys.stderr)
     return 0

@@ -38,7 +38,8 @@ def print_run_table(summary: dict) -> None:
     t.add_column(style="bold")
     t.add_column()
     d, b = summary["decisions"], summary["branching"]
-    t.add_row("completed / limit / errors", f"{summary['completed']} / {summary['limit_reached']} / {summary['errors']}")
+    t.add_row("completed / limit / errors",
+              f"{summary['completed']} / {summary['limit_reached']} / {summary['errors']}")
     t.add_row("decisions per game", f"mean {_fmt(d['mean'], 1)}, median {_fmt(d['median'], 1)}, max {_fmt(d['max'])}")
     t.add_row("branching factor", f"mean {_fmt(b['mean'])}, max {_fmt(b['max'])}")
     t.add_row("speed", f"{_fmt(summary['games_per_s'], 1)} games/s, {_fmt(summary['decisions_per_s'], 0)} decisions/s")
@@ -71,11 +72,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         full = {
             "format": "recycle-run", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
             "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed, "interpreter": __version__,
-            "params": {"declares": spec.params, "max_decisions": spec.max_decisions, "max_idle_steps": spec.max_idle_steps,
-                       "games": args.n, "transcripts": spec.transcript_level},
+            "params": {"declares": spec.params, "max_decisions": spec.max_decisions,
+                       "max_idle_steps": spec.max_idle_steps, "games": args.n, "transcripts": spec.transcript_level},
             "summary": {k: v for k, v in summary.items() if k not in ("elapsed_s", "games_per_s", "decisions_per_s")},
-            "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"], "decisions_per_s": summary["decisions_per_s"],
-                       "jobs": args.jobs},
+            "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"],
+                       "decisions_per_s": summary["decisions_per_s"], "jobs": args.jobs},
         }
         try:
             write_core_files(args.out, sess.name, records, sess.prog.direction, full)

@@ -105,7 +105,9 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
             if rec.end_reason != "error":
                 fb_all.add_run(events_of(rec), seed=rec.game_seed)
         run0 = flow_records[0] if flow_records else None
-        run0_full = list(run0.transcript) if run0 is not None else None
+        if run0 is not None:
+            assert run0.transcript is not None  # played at `full`
+            run0_full = list(run0.transcript)
         # transcripts as the user asked; run 0, drawn in flow.*, is always kept at `full`
         for rec in records:
             rec.transcript = reduce_transcript(rec.transcript, user_level) if rec.transcript else None
@@ -155,7 +157,8 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
         flow_files = []
         if flow and run0 is not None and run0.end_reason != "error":
             fb0 = new_flow(sess, spec)
-            fb0.add_run((json.loads(l) for l in run0_full), seed=run0.game_seed)
+            assert run0_full is not None  # copied with run0
+            fb0.add_run((json.loads(line) for line in run0_full), seed=run0.game_seed)
             flow_files += write_flow_files(fb0, out / "flow", args.flow_formats)
         elif flow and run0 is not None:
             print(f"note: flow.* not drawn: run 0 ended with an error ({first_error_text([run0])})",

@@ -21,7 +21,7 @@ from ..lang.decks import expand_deck
 from ..lang.printer import brief as show
 from . import references as refs
 from .boards import board_text
-from .context import Compiler
+from .context import Compiler, Form
 from .options import _Reject
 
 _err = GameRuntimeError
@@ -146,9 +146,11 @@ def a_forget(cx: Compiler, n: A.Forget, sc):
         if m.__class__ is not int or kind[m] != MEM:
             raise _err("pile-kind", f"{what}: forget works on memory piles (mem) only", span)
         L = len(st.piles[m])
-        i = L - 1 if pos == "top" else 0 if pos == "bottom" else xf(st, env)
+        # xf is None for top and bottom
+        i = L - 1 if pos == "top" else 0 if xf is None else xf(st, env)
         if not (0 <= i < L):
-            raise _err("no-card", f"{what}: designates no entry ({'the pile is empty' if not L else f'index {i} of {L}'})", span)
+            raise _err("no-card", f"{what}: designates no entry "
+                       f"({'the pile is empty' if not L else f'index {i} of {L}'})", span)
         p_forget(st, m, i)
     return forget
 
@@ -328,7 +330,7 @@ def a_create_board(cx: Compiler, n: A.CreateBoard, sc):
         fam = fams[of(st, env)]
         if fam.fid in st.boards:
             raise _err("board", f"the board ({board_text(cx, fam)}) is already built: a board is built once", span)
-        st.boards = st.boards + (fam.fid,)
+        st.boards = (*st.boards, fam.fid)
     return create_board
 
 
@@ -373,7 +375,7 @@ def a_create_deck(cx: Compiler, n: A.CreateDeck, sc):
         pile = st.piles[pid]
         where = st.where
         new = []
-        for k, att in zip(kinds, atts):
+        for k, att in zip(kinds, atts, strict=True):
             c = len(catt)
             catt.append(att)
             ckind.append(k)
@@ -409,7 +411,7 @@ def deck_clause(cx: Compiler, d, sc):
     return a_create_deck(cx, d, sc)
 
 
-FORMS = {
+FORMS: dict[type, Form] = {
     A.Move: a_move, A.Remember: a_remember, A.Forget: a_forget, A.Swap: a_swap, A.Shuffle: a_shuffle,
     A.SetValue: a_set, A.SetPoints: a_set_points, A.IncDec: a_incdec, A.Cycle: a_cycle,
     A.TurnPass: a_pass, A.CreateDeck: a_create_deck, A.CreateBoard: a_create_board, A.Clear: a_clear,

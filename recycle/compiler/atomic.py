@@ -11,7 +11,7 @@ from ..engine.ops import p_advance, p_pop_cycle, p_push_cycle, redo_logged, undo
 from ..engine.recording import EventSink
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
-from .context import Compiler, _straight
+from .context import Compiler, Form, _straight
 from .options import _EnumerationBudget, _Found, _Reject, _walk_clauses
 
 _err = GameRuntimeError
@@ -35,7 +35,7 @@ def c_atomic(cx: Compiler, n: A.Atomic, sc):
                 undo_to(st, mark)
             return
         rec = st.rec
-        buf = None
+        buf: list[dict] | None = None
         st.log = []
         if rec is not None:
             buf = []
@@ -214,5 +214,5 @@ def sim_stage(cx: Compiler, stg: A.Stage, sc):
     return stage
 
 
-CLAUSES = {A.Atomic: c_atomic}
-SIMS = {A.Atomic: sim_atomic}
+CLAUSES: dict[type, Form] = {A.Atomic: c_atomic}
+SIMS: dict[type, Form] = {A.Atomic: sim_atomic}

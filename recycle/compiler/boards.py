@@ -6,7 +6,7 @@ from ..errors import GameRuntimeError
 from ..lang import ast as A
 from ..lang.printer import brief as show
 from . import references as refs
-from .context import Compiler
+from .context import Compiler, Form
 
 _err = GameRuntimeError
 
@@ -136,7 +136,8 @@ def e_line(cx: Compiler, n: A.Line, sc):
         ray = fam.rays[i][k]
         if len(ray) < m - 1:
             return ()
-        return (fam.pids[i],) + ray[:m - 1]
+        # concatenation: faster than (fam.pids[i], *ray[:m - 1]) on this per-evaluation path
+        return (fam.pids[i],) + ray[:m - 1]  # noqa: RUF005
     return line
 
 
@@ -156,6 +157,7 @@ def e_components(cx: Compiler, n: A.Components, sc):
             if hit is None or (fam is not None and hit[0] is not fam):
                 raise _err("board", f"{show(n)}: the cells must all belong to one board", span)
             fam = hit[0]
+        assert fam is not None  # cells is not empty
         if fam.fid not in st.boards:
             raise _err("board", f"{show(n)}: the board is not built yet", span)
         try:
@@ -166,7 +168,7 @@ def e_components(cx: Compiler, n: A.Components, sc):
     return components
 
 
-FORMS = {
+FORMS: dict[type, Form] = {
     A.Cells: e_cells, A.CellAt: e_cell_at, A.Coord: e_coord, A.Directions: e_directions,
     A.Neighbors: e_neighbors, A.Ray: e_ray, A.Line: e_line, A.Components: e_components,
 }

@@ -4,11 +4,11 @@ from __future__ import annotations
 from ..errors import InternalError
 from ..lang import ast as A
 from . import references as refs
-from .context import Compiler
+from .context import Compiler, Form
 
 
 def c_do(cx: Compiler, n: A.Do, sc):
-    fs = [cx.clause(c, sc) for c in n.clauses]
+    fs = tuple(cx.clause(c, sc) for c in n.clauses)
     if len(fs) == 1:
         return fs[0]
     if len(fs) == 2:
@@ -26,7 +26,6 @@ def c_do(cx: Compiler, n: A.Do, sc):
             b(st, env)
             c(st, env)
         return do3
-    fs = tuple(fs)
 
     def do(st, env):
         for f in fs:
@@ -93,7 +92,7 @@ def c_repeat_all(cx: Compiler, n: A.RepeatAll, sc):
 
 
 # An atomic block run directly is in atomic.CLAUSES; any other clause is an action.
-FORMS = {
+FORMS: dict[type, Form] = {
     A.Do: c_do, A.Guarded: c_guarded, A.Loop: c_loop, A.Let: c_let, A.Repeat: c_repeat,
     A.RepeatAll: c_repeat_all,
 }

@@ -7,7 +7,7 @@ from ..lang import ast as A
 from ..lang.ast import T
 from ..lang.printer import brief as show
 from . import references as refs
-from .context import KIND_CODE, Compiler
+from .context import KIND_CODE, Compiler, Form
 
 _err = GameRuntimeError
 
@@ -221,7 +221,7 @@ def e_pile_at(cx: Compiler, n: A.PileAt, sc):
     def pile_at(st, env):
         coll = cf(st, env)
         L = len(coll)
-        if pos == "index":
+        if xf is not None:  # pos == "index"
             i = xf(st, env)
             if not (0 <= i < L):
                 raise _err("range", f"{show(n)}: index {i} outside 0..{L - 1}", span)
@@ -273,7 +273,7 @@ def e_collect(cx: Compiler, n: A.Collect, sc):
     return collect
 
 
-FORMS = {
+FORMS: dict[type, Form] = {
     A.Indexed: e_indexed, A.SetOp: e_setop, A.Filter: e_filter, A.Sort: e_sort, A.Slice: e_slice,
     A.RunAtEnd: e_run_at_end, A.Runs: e_runs, A.IsRun: e_isrun, A.Fold: e_fold, A.Tuples: e_tuples,
     A.PileAt: e_pile_at, A.Partition: e_partition, A.Subsets: e_subsets, A.Collect: e_collect,

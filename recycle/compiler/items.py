@@ -67,7 +67,9 @@ def gen_let_choice(cx: Compiler, it: A.Let, sc, stages) -> None:
         st.pc = nxt
 
     cx.p.code[pc] = op
-    gen_choice(cx, it.body, sc2, stages)
+    ch = it.body
+    assert type(ch) is A.Choice  # gen_items sends a let here only when its body is a choice
+    gen_choice(cx, ch, sc2, stages)
 
 
 def option_builder(cx: Compiler, sims):
@@ -77,11 +79,11 @@ def option_builder(cx: Compiler, sims):
 
     def build(st):
         env = st.env
-        log = []
+        log: list[tuple] = []
         rec = st.rec
         st.log = log
         st.rec = None
-        opts = []
+        opts: list[Option] = []
         append = opts.append
         if has_atomic:
             p.atomic_paths = 0
@@ -190,7 +192,7 @@ def gen_atomic_item(cx: Compiler, it: A.Atomic, sc, stages) -> None:
 
 def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
     p = cx.p
-    inner = (stg.span,) + stages
+    inner = (stg.span, *stages)
     cond = cx.expr(stg.end, sc)
     endspan = stg.end.span
     p_enter = cx.emit(None, stg.span, inner)

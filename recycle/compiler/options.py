@@ -14,7 +14,7 @@ from ..errors import GameRuntimeError
 from ..lang import ast as A
 from . import references as refs
 from .clauses import c_do
-from .context import Compiler, _branches, _straight
+from .context import Compiler, Form, _branches, _straight
 
 
 class _Reject(Exception):
@@ -36,7 +36,8 @@ class _EnumerationBudget(Exception):
 def _walk_clauses(sims, st, env, k, mark: int) -> None:
     """Walk each clause of a choice from the same state, undoing back to `mark` after each (§6.7)."""
     for sim in sims:
-        try:
+        # try/except, not contextlib.suppress: entering a context manager costs ten times more here
+        try:  # noqa: SIM105
             sim(st, env, k)
         except _Reject:
             pass
@@ -123,7 +124,7 @@ def s_any_ext(cf, s, body):
         mark = len(log)
         for e in elems:
             env[s] = e
-            try:
+            try:  # noqa: SIM105 - as in _walk_clauses
                 body(st, env, k)
             except _Reject:
                 pass
@@ -197,4 +198,4 @@ def s_repeat(cx: Compiler, n: A.Repeat, sc):
 
 
 # Branching clauses (see context._branches); an atomic block's form is in atomic.SIMS.
-FORMS = {A.Do: s_do, A.Loop: s_loop, A.Guarded: s_guarded, A.Let: s_let, A.Repeat: s_repeat}
+FORMS: dict[type, Form] = {A.Do: s_do, A.Loop: s_loop, A.Guarded: s_guarded, A.Let: s_let, A.Repeat: s_repeat}

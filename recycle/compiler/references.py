@@ -148,12 +148,11 @@ def slot(cx: Compiler, n: A.Storage, sc):
     if nc:
         tbl = [p.register_slot(o, kind, name) for o in range(1 + cx.n + cx.nt)]
         o = n.owner
-        t = type(o)
-        if t is A.GameOwner:
+        if type(o) is A.GameOwner:
             return tbl[0], None
-        if t is A.WhoRef and o.what == "player" and o.which == "current":
+        if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
             return None, lambda st, env: tbl[st.pcyc[-2] + 1]
-        if t is A.Var:
+        if type(o) is A.Var:
             b = sc[o.name]
             if not b[0]:
                 s = b[1]
@@ -232,7 +231,7 @@ def card_source(cx: Compiler, n, sc):
             L = len(cards)
             if pos == "top":
                 i = L - 1
-            elif pos == "bottom":
+            elif xf is None:  # pos == "bottom"
                 i = 0
             else:
                 i = xf(st, env)

@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Sequence
 from itertools import combinations, product
 from operator import itemgetter
+from typing import Any
 
 __all__ = [
     "ResourceLimit",
@@ -43,7 +44,7 @@ class ResourceLimit(ValueError):
 def _score_groups(cards: Sequence[int], scores: Sequence[int]) -> dict[int, list[int]]:
     """Cards grouped by score, each group in pile order (dict in first-appearance order)."""
     groups: dict[int, list[int]] = {}
-    for c, s in zip(cards, scores):
+    for c, s in zip(cards, scores, strict=True):
         g = groups.get(s)
         if g is None:
             groups[s] = [c]
@@ -223,7 +224,7 @@ def _emit_cyclic(s: int, L: int, cols: list, out: list) -> None:
         need[i] = need.get(i, 0) + 1
     order = list(need)  # positions in order of first appearance
     for pick in product(*[combinations(cols[i], need[i]) for i in order]):
-        it = {i: iter(c) for i, c in zip(order, pick)}
+        it = {i: iter(c) for i, c in zip(order, pick, strict=True)}
         out.append([next(it[i]) for i in seq])
 
 
@@ -262,13 +263,11 @@ def run_at_end(cards: Sequence[int], scores: Sequence[int], n: int, end: str) ->
     seen: set[int] = set()
     lo = hi = 0
     best = 0
-    k = 0
-    for p in idx:
+    for k, p in enumerate(idx, start=1):
         s = scores[p]
         if s in seen:  # an equal score breaks this and every longer slice
             break
         seen.add(s)
-        k += 1
         if k == 1:
             lo = hi = s
         elif s < lo:
@@ -309,7 +308,7 @@ def subsets(cards: Sequence[int], limit: int = 20) -> list[list[int]]:
 def partition(cards: Sequence[int], values: Sequence[str]) -> list[list[int]]:
     """§9.3 `partition`: cards grouped by attribute value, groups by first appearance, scan order kept."""
     groups: dict[str, list[int]] = {}
-    for c, v in zip(cards, values):
+    for c, v in zip(cards, values, strict=True):
         g = groups.get(v)
         if g is None:
             groups[v] = [c]
@@ -366,7 +365,7 @@ def disjunction(piles: Sequence[Sequence[int]]) -> list[int]:
 
 def sort_by_score(cards: Sequence[int], scores: Sequence[int]) -> list[int]:
     """§9.2 `sort`: cards by ascending score, stable (ties keep pile order)."""
-    return [c for _, c in sorted(zip(scores, cards), key=_first)]
+    return [c for _, c in sorted(zip(scores, cards, strict=True), key=_first)]
 
 
 # ---------------------------------------------------------------- scoring (§15)
@@ -378,12 +377,14 @@ def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple
     `keys` (E5 `tiebreak`): per player a tuple of tie-break values, compared in order after
     the score and in the same direction; players equal on the score and every key tie.
     """
+    # the scores, or with tie-break keys (score, *keys) tuples, compared as a whole
+    ranked: Sequence[Any] = scores
     if keys is not None:
-        scores = [(s, *tuple(k)) for s, k in zip(scores, keys)]
+        ranked = [(s, *tuple(k)) for s, k in zip(scores, keys, strict=True)]
     if direction == "max":
-        ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
+        ranks = [1 + sum(1 for t in ranked if t > s) for s in ranked]
     elif direction == "min":
-        ranks = [1 + sum(1 for t in scores if t < s) for s in scores]
+        ranks = [1 + sum(1 for t in ranked if t < s) for s in ranked]
     else:
         raise ValueError(f"unknown scoring direction {direction!r}")
     k = ranks.count(1)

@@ -15,6 +15,8 @@ left-most cell of the board has q = 0.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import networkx as nx
 
 SQUARE_DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -35,7 +37,7 @@ def hex_coords(rows) -> list[tuple[int, int]]:
     # row is centred on row 0 (same x2 of its middle), shifted one half cell to the
     # right when the parity of r does not allow an exact centring.
     centre = rows[0] - 1
-    out = []
+    out: list[tuple[int, int]] = []
     for r, n in enumerate(rows):
         first = centre - (n - 1)
         if (first - r) % 2:
@@ -51,6 +53,7 @@ class Geometry:
     def __init__(self, shape: str, dims: tuple):
         self.shape = shape
         self.dims = tuple(dims)
+        self.dirs: tuple[str, ...]
         if shape == "square":
             rows, cols = dims
             self.coords = [(r, c) for r in range(rows) for c in range(cols)]
@@ -65,7 +68,7 @@ class Geometry:
         self.n = len(self.coords)
         self.index_of = {rc: i for i, rc in enumerate(self.coords)}
         self.dir_index = {d: k for k, d in enumerate(self.dirs)}
-        g = nx.DiGraph(shape=shape, dims=self.dims)
+        g: nx.DiGraph[int] = nx.DiGraph(shape=shape, dims=self.dims)
         for i, (r, c) in enumerate(self.coords):
             g.add_node(i, row=r, col=c)
         for i, (r, c) in enumerate(self.coords):
@@ -164,6 +167,7 @@ class BoardFamily:
         """
         idx = self.index_of_pid
         cells = {idx[p] for p in pids}
+        ks: Sequence[int]
         if names is None:
             ks = range(len(self.dirs))
         else:

@@ -131,6 +131,8 @@ def p_pop_cycle(st: State, which: int) -> None:
 
 def p_advance(st: State, which: int, n: int) -> None:
     """A stage's advance of the innermost cycle (n members), logged: the queued player if any, else the next."""
+    old: tuple[int, ...]
+    new: tuple[int, ...]
     if which == 0:
         c = st.pcyc
         old = (c[-2], c[-1])
@@ -150,7 +152,9 @@ def p_advance(st: State, which: int, n: int) -> None:
 def p_shuffle(st: State, pid: int) -> None:
     p = st.piles[pid]
     old = tuple(p) if st.log is not None else None
-    st.rng.shuffle(p)
+    rng = st.rng
+    assert rng is not None  # only the template state, which setup builds without shuffling, has no rng
+    rng.shuffle(p)
     if st.log is not None:
         st.log.append((SHF, pid, old, tuple(p)))
     if st.rec is not None:
@@ -247,7 +251,8 @@ UNDO = (_u_mv, _u_rem, _u_fgt, _u_swp, _u_swc, _u_shf, _u_set, _u_pcy, _u_pass, 
 
 def undo_to(st: State, mark: int) -> None:
     """Undo logged ops until the log has `mark` entries."""
-    log = st.log
+    # Called only while options are built, when st.log is a list: no check on this hot path.
+    log: list[tuple] = st.log  # type: ignore[assignment]
     undo = UNDO
     while len(log) > mark:
         op = log.pop()
@@ -342,5 +347,6 @@ def redo_logged(st: State, op: tuple) -> None:
         del op[1][op[2]]
     else:
         REDO[op[0]](st, op)
-    st.log.append(op)
+    # Called only while options are built, when st.log is a list: no check on this hot path.
+    st.log.append(op)  # type: ignore[union-attr]
 

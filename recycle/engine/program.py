@@ -55,12 +55,13 @@ class Program(Registry):
         self.code_span: list = []  # pc -> Span of the item / condition
         self.code_stages: list = []  # pc -> tuple of enclosing stage spans, innermost first
         self.choice_span: dict = {}
-        self.score_fn: Callable | None = None
-        self.template: State | None = None
+        # Both set by compile_game before the program is handed out: no None to check at each game.
+        self.score_fn: Callable[[State], list[int]]
+        self.template: State
         self.setup_events: list = []  # (deck, pid, cards) of setup, for recorders
         self.nslots = 0
         self.source_hash: str | None = None
-        self.keys_fn: Callable | None = None  # tie-break keys per player (E5)
+        self.keys_fn: Callable[[State], list[tuple]] | None = None  # tie-break keys per player (E5)
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
         self.atomic_paths = 0  # complete paths walked by the decision being built
@@ -96,25 +97,27 @@ class Program(Registry):
     def chooser(self, st: State) -> int | None:
         return st.chooser if st.status == WAITING else None
 
-    def options(self, st: State) -> list:
+    def options(self, st: State) -> list[Option]:
         """The options of the pending decision (empty when the game is over)."""
-        return st.opts if st.status == WAITING else []
+        opts = st.opts
+        return opts if st.status == WAITING and opts is not None else []
 
     def apply(self, st: State, i: int, kind: str | None = None) -> None:
         """Take option i of the pending decision; run to the next decision point or the end."""
-        if st.status != WAITING:
+        opts, chooser = st.opts, st.chooser
+        # a waiting state always has its options and chooser: the None tests only narrow the types
+        if st.status != WAITING or opts is None or chooser is None:
             raise UsageError("apply(): the game is not waiting for a decision")
-        opts = st.opts
         if not (0 <= i < len(opts)):
             raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
         n = st.decisions + 1
-        st.records.append((n, st.chooser, len(opts), i, st.pc))
+        st.records.append((n, chooser, len(opts), i, st.pc))
         st.decisions = n
         st.steps = 0
         ops = opts[i].ops
         rec = st.rec
         if rec is not None:
-            ev = {"type": "decision", "n": n, "seat": st.chooser, "kind": kind, "options": len(opts), "choice": i}
+            ev = {"type": "decision", "n": n, "seat": chooser, "kind": kind, "options": len(opts), "choice": i}
             if rec.text:
                 ev["text"] = "; ".join(self.describe(st, opts[i]))
             rec.raw(ev)
@@ -205,6 +208,7 @@ class Program(Registry):
                 outcome, reason = "completed", "normal"
             elif status == LIMIT:
                 outcome = "limit"
+                assert st.limit is not None  # set with the LIMIT status (_limit)
                 which, span = st.limit
                 reason = "decision_limit" if which == "decisions" else "step_limit"
                 limit = LimitInfo(which, st.decisions, st.steps, str(span))

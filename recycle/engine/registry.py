@@ -13,6 +13,10 @@ from .state import KIND_WORDS, PointMap, State
 
 PM_CACHE_LIMIT = 20000
 
+# The owner code of a storage cell: 0 the game, 1 + p player p, 1 + n_players + t team t, or
+# ("L", pile id) for a location's cells and ("C", card id) for a card's (extensions E2).
+Owner = int | tuple[str, int]
+
 
 class Registry:
     """The registries of one compiled game (piles, storage, card kinds, point maps, boards)."""
@@ -98,7 +102,7 @@ class Registry:
         owner, kw, name, index = self._loc_json[pid]
         return f"{owner} {kw} {name}" + (f" {index}" if index else "")
 
-    def register_slot(self, owner: int, kind: str, name: str) -> int:
+    def register_slot(self, owner: Owner, kind: str, name: str) -> int:
         key = (owner, kind, name)
         s = self.slot_ids.get(key)
         if s is not None:
@@ -106,10 +110,11 @@ class Registry:
         s = len(self.slot_key)
         self.slot_ids[key] = s
         self.slot_key.append(key)
-        self.slot_default.append(0 if kind == "sto" else "" if kind == "str" else None if kind == "ply" else self.empty_pm)
+        self.slot_default.append(0 if kind == "sto" else "" if kind == "str" else None if kind == "ply"
+                                 else self.empty_pm)
         return s
 
-    def slot_id(self, st: State, owner: int, kind: str, name: str) -> int:
+    def slot_id(self, st: State, owner: Owner, kind: str, name: str) -> int:
         s = self.slot_ids.get((owner, kind, name))
         if s is None:
             s = self.register_slot(owner, kind, name)
@@ -143,7 +148,8 @@ class Registry:
         if fam is not None:
             if fam.geom is not geom or fam.capacity != capacity:
                 raise UsageError(f"the board {self.owner_json(owner)} {KIND_WORDS[kind]} {name} is created with two "
-                                 f"different shapes or capacities ({fam.geom.shape} {fam.geom.dims} and {geom.shape} {geom.dims})")
+                                 f"different shapes or capacities ({fam.geom.shape} {fam.geom.dims} and "
+                                 f"{geom.shape} {geom.dims})")
             return fam
         pids = [self.register_pile(owner, kind, name, i) for i in range(geom.n)]
         fam = BoardFamily(len(self.board_families), geom, owner, kind, name, pids, capacity)
@@ -172,7 +178,7 @@ class Registry:
 
     # ------------------------------------------------------------ inspection (tests, tools)
 
-    def _owner_code(self, owner) -> int:
+    def _owner_code(self, owner) -> Owner:
         if owner is None or owner == "game":
             return 0
         if isinstance(owner, tuple) and owner[0] in ("L", "C"):  # a location ("L", pid) or a card ("C", id)
@@ -191,7 +197,10 @@ class Registry:
         return list(st.piles[pid])
 
     def value(self, st: State, owner, kind: str, name: str):
-        """A storage cell (kind sto/str/ply/points); owner is "game", a player id, ("team", t), ("L", pile id) or ("C", card)."""
+        """A storage cell (kind sto/str/ply/points).
+
+        owner is "game", a player id, ("team", t), ("L", pile id) or ("C", card).
+        """
         s = self.slot_ids.get((self._owner_code(owner), kind, name))
         if s is None:
             return 0 if kind == "sto" else "" if kind == "str" else None if kind == "ply" else self.empty_pm

@@ -129,7 +129,8 @@ class CardMeta:
         return CardMeta(list(self.deck), list(self.serial), dict(self.next_serial), list(self.base))
 
     def __eq__(self, other):
-        return isinstance(other, CardMeta) and (self.deck, self.serial, self.next_serial) == (other.deck, other.serial, other.next_serial)
+        return isinstance(other, CardMeta) and ((self.deck, self.serial, self.next_serial)
+                                                == (other.deck, other.serial, other.next_serial))
 
 
 class Option:
@@ -295,7 +296,7 @@ class State:
         """Equal game situations: piles, storage, cycles, variables, cards, counters and rng state."""
         return isinstance(other, State) and self._key() == other._key()
 
-    __hash__ = None
+    # Mutable, so unhashable: a class that defines __eq__ and not __hash__ gets __hash__ = None.
 
     @property
     def current_player(self) -> int:

@@ -44,10 +44,11 @@ def view(prog: Program, st: State, p: int) -> dict:
         if v != prog.slot_default[s]:
             owner, kind, name = prog.slot_key[s]
             storage[(prog.owner_text(st, owner), kind, name)] = v
+    opts = st.opts if st.status == WAITING else None
     return {"seat": p, "piles": piles, "storage": storage, "pcyc": tuple(st.pcyc), "tcyc": tuple(st.tcyc),
             "decisions": st.decisions, "status": st.status,
             "chooser": st.chooser if st.status == WAITING else None,
-            "options": len(st.opts) if st.status == WAITING else 0}
+            "options": len(opts) if opts is not None else 0}
 
 
 def pile_order(prog: Program) -> list:
@@ -74,7 +75,7 @@ def determinize(prog: Program, st: State, p: int, rng: random.Random) -> State:
         # really are, and the sampled world must depend on the player's view alone.
         cs = sorted(cards[dk])
         rng.shuffle(cs)
-        for (pid, i), c in zip(positions[dk], cs):
+        for (pid, i), c in zip(positions[dk], cs, strict=True):
             d.piles[pid][i] = c
             d.where[c] = pid
     d.rng = random.Random(rng.getrandbits(64))  # future shuffles and draws are hidden too

@@ -45,8 +45,8 @@ def const_value(node, env: dict):
             raise ConstError(f"({node.fn} {v}): negative argument", node)
         return values.tri(v) if node.fn == "tri" else values.fib(v)
     if isinstance(node, A.Compare):
-        l, r = const_value(node.left, env), const_value(node.right, env)
-        return {"==": l == r, "!=": l != r, "<": l < r, ">": l > r, "<=": l <= r, ">=": l >= r}[node.op]
+        a, b = const_value(node.left, env), const_value(node.right, env)
+        return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[node.op]
     if isinstance(node, A.Logic):
         vals = [const_value(a, env) for a in node.args]
         return all(vals) if node.op == "and" else any(vals)
@@ -153,7 +153,8 @@ def resolve_teams(teams: tuple, n: int):
     if all(1 <= m <= n for m in flat):
         return [[m - 1 for m in t] for t in teams], True
     written = " ".join("(" + ", ".join(map(str, t)) + ")" for t in teams)
-    raise ValueError(f"team members must be player ids 0..{n - 1} (or seats 1..{n}), but (create teams {written}) is neither")
+    raise ValueError(f"team members must be player ids 0..{n - 1} (or seats 1..{n}), "
+                     f"but (create teams {written}) is neither")
 
 
 def walk(node):

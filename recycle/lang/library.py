@@ -67,17 +67,17 @@ def info(name: str, path: Path, text: str | None = None) -> GameInfo:
         lines.append(line[2:].strip())
     title = lines[0].rstrip(".") if lines else name
     desc = ""
-    for l in lines[1:]:
-        if l:
-            desc = l
+    for line in lines[1:]:
+        if line:
+            desc = line
             break
     players = parameters = ""
-    for l in lines:
+    for line in lines:
         # Only lines that begin with the label count: rule text may say "player: …" too.
-        m = re.match(r"(?i)parameters?:\s*(.*)", l)
+        m = re.match(r"(?i)parameters?:\s*(.*)", line)
         if m and not parameters:
             parameters = m.group(1)
-        m = re.match(r"(?i)players?:\s*([0-9][^.;]*)", l)
+        m = re.match(r"(?i)players?:\s*([0-9][^.;]*)", line)
         if m and not players:
             players = m.group(1).strip(" .")
     # A one-line "Parameters: none. Players: 2." carries the players too.

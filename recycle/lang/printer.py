@@ -8,11 +8,11 @@ line of its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any
 
 from . import ast as A
 
-Doc = Union[str, list]
+Doc = str | list
 Render = Callable[[Any], Doc]
 Rule = Callable[[Any, Render], Doc]
 WIDTH = 96
@@ -123,7 +123,8 @@ BINDERS = {"any", "all", "filter", "let", "sum", "max", "min"}
 
 
 def _run_clauses(n, d: Render) -> list:
-    return ([["step", d(n.step)]] if n.step is not None else []) + ([["cyclic", d(n.cyclic)]] if n.cyclic is not None else [])
+    return (([["step", d(n.step)]] if n.step is not None else [])
+            + ([["cyclic", d(n.cyclic)]] if n.cyclic is not None else []))
 
 
 def _dots(d: Render, lo, hi) -> str:
@@ -176,7 +177,7 @@ def layout(d, indent: int = 0) -> str:
     if isinstance(d, str) or indent + len(one) <= WIDTH:
         return one
     # Head and the plain atoms right after it stay on the first line.
-    lead = []
+    lead: list[str] = []
     i = 0
     while i < len(d) and isinstance(d[i], str) and (i == 0 or len(lead) < 3):
         lead.append(d[i])

@@ -66,7 +66,7 @@ def to_text(x, limit: int = 60) -> str:
     """A short one-line rendering of an S-expression for messages."""
     if isinstance(x, Atom):
         return x.text
-    parts = []
+    parts: list[str] = []
     for item in x.items:
         t = to_text(item, limit)
         if parts and t in (",",):
@@ -117,8 +117,17 @@ def _lexical_message(ch: str) -> str:
     return f"character {ch!r} is not allowed outside comments"
 
 
+def _at(src: SourceFile, tok: Token) -> Span:
+    """The span of a token's first character."""
+    # Token types its positions Optional; the lexer sets them on every token it makes.
+    assert tok.line is not None and tok.column is not None
+    return src.span(tok.line, tok.column)
+
+
 def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
-    span = src.span(tok.line, tok.column, tok.end_line, tok.end_column)
+    line, column, end_line, end_column = tok.line, tok.column, tok.end_line, tok.end_column
+    assert line is not None and column is not None and end_line is not None and end_column is not None  # as in _at
+    span = src.span(line, column, end_line, end_column)
     text = str(tok)
     t = tok.type
     if t != "WORD":
@@ -160,14 +169,16 @@ def tokenize(src: SourceFile) -> list[Token]:
             break
         except UnexpectedCharacters as e:
             span = src.span(e.line, e.column)
-            ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+            bad = e.pos_in_stream
+            assert bad is not None  # Optional in UnexpectedInput; the lexer's error always has it
+            ch = text[bad] if bad < len(text) else "?"
             errors.append(src.diag("error", "lexical", _lexical_message(ch), span))
             if len(errors) >= 20:
                 break
             # Resume after the bad character, keeping positions by blanking
             # the text before it (lines and columns stay true).
-            pos = e.pos_in_stream + 1
-            toks = [t for t in toks if t.start_pos < e.pos_in_stream]
+            pos = bad + 1
+            toks = [t for t in toks if t.start_pos is not None and t.start_pos < bad]
     if errors:
         raise LoadError(errors)
     return toks
@@ -203,13 +214,13 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
                             "warning",
                             "trailing-paren",
                             f"{len(rest)} stray `)` after the game form, ignored",
-                            src.span(tok.line, tok.column),
+                            _at(src, tok),
                         )
                     )
                     cut = i
                 else:
                     errors.append(
-                        src.diag("error", "syntax", "unexpected `)`: no `(` is open here", src.span(tok.line, tok.column))
+                        src.diag("error", "syntax", "unexpected `)`: no `(` is open here", _at(src, tok))
                     )
                 break
     if stack:
@@ -219,7 +230,7 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
                 "error",
                 "syntax",
                 "this `(` is never closed" + (f" ({len(stack)} `(` left open in all)" if len(stack) > 1 else ""),
-                src.span(open_tok.line, open_tok.column),
+                _at(src, open_tok),
             )
         )
     if errors:

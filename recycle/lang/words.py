@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 KEYWORDS = frozenset(
-    ["game", "declare", "setup", "create", "players", "teams", "deck", "scoring", "min", "max", "stage", "player", "team", "end", "choice", "do", "any", "all", "let", "set", "inc", "dec", "move", "remember", "forget", "swap", "shuffle", "turn", "pass", "cycle", "next", "current", "previous", "repeat", "top", "bottom", "actual", "using", "owner", "other", "range", "union", "intersect", "disjunction", "filter", "sort", "partition", "subsets", "tuples", "runs", "run", "largest", "indexed", "size", "sum", "score", "scoremax", "scoremin", "pid", "tri", "fib", "random", "cardatt", "sto", "str", "points", "vloc", "iloc", "hloc", "oloc", "mem", "and", "or", "not"]
+    ["game", "declare", "setup", "create", "players", "teams", "deck", "scoring", "min", "max", "stage", "player",
+     "team", "end", "choice", "do", "any", "all", "let", "set", "inc", "dec", "move", "remember", "forget", "swap",
+     "shuffle", "turn", "pass", "cycle", "next", "current", "previous", "repeat", "top", "bottom", "actual", "using",
+     "owner", "other", "range", "union", "intersect", "disjunction", "filter", "sort", "partition", "subsets", "tuples",
+     "runs", "run", "largest", "indexed", "size", "sum", "score", "scoremax", "scoremin", "pid", "tri", "fib", "random",
+     "cardatt", "sto", "str", "points", "vloc", "iloc", "hloc", "oloc", "mem", "and", "or", "not"]
 )
 # Extension keywords (shared/spec/extensions.md); reserved so that the typed
 # pass can give them meaning and precise errors.
 EXTENSION_KEYWORDS = frozenset(
-    ["board", "square", "hex", "capacity", "cells", "cell", "row", "col", "directions", "neighbors", "ray", "line", "components", "ply", "clear", "step", "cyclic", "isrun", "atomic", "require", "tiebreak", "override"]
+    ["board", "square", "hex", "capacity", "cells", "cell", "row", "col", "directions", "neighbors", "ray", "line",
+     "components", "ply", "clear", "step", "cyclic", "isrun", "atomic", "require", "tiebreak", "override"]
 )
 UNSUPPORTED_WORDS = {
     "put": "`put points` is pre-0.5 syntax; use (set (<owner> points NAME) (...))",

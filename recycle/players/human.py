@@ -34,7 +34,7 @@ def render_view(prog, st, seat: int, title: str | None = None) -> str:
     """What `seat` observes, as text: its piles, the table's, the other players', storage, the turn."""
     view = prog.view(st, seat)
     me = f"p{seat + 1}"
-    groups = {"mine": [], "table": [], "others": []}
+    groups: dict[str, list[str]] = {"mine": [], "table": [], "others": []}
     for key, (what, items) in view["piles"].items():
         owner, kw, name, index = key
         loc = f"{owner} {kw} {name}" + (f" {index}" if index else "")
@@ -44,7 +44,7 @@ def render_view(prog, st, seat: int, title: str | None = None) -> str:
             if len(items) > 1:
                 body += "  [top: last]"
         else:
-            decks = {}
+            decks: dict[str, int] = {}
             for d in items:
                 decks[d] = decks.get(d, 0) + 1
             body = _plural(len(items), "card") + " face down"

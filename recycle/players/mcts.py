@@ -241,8 +241,7 @@ class PIMCPlayer(ISMCTSPlayer):
                 continue
             share = iterations // m + (1 if wi < iterations % m else 0)
             top = [_Node(n) for _ in range(b)]  # this world's root children
-            visits = 0
-            for _ in range(share):
+            for visits in range(share):  # visits: the iterations of this world so far
                 w = base.clone()
                 fresh = [i for i in avail if top[i].n == 0]
                 if fresh:
@@ -272,7 +271,6 @@ class PIMCPlayer(ISMCTSPlayer):
                     apply(w, j)
                     node = ch
                     path.append(node)
-                visits += 1
                 roots[i].add(self._finish(prog, w, path, rng, limit), seat, sign)
             for i in range(b):
                 ch, t = children[i], top[i]

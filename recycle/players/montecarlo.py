@@ -110,7 +110,7 @@ def match_options(real_keys: Sequence[tuple], world_keys: Sequence[tuple]) -> li
     option whose key is missing falls back on the same index when the world has as many
     options (its description then depends on hidden cards); otherwise it is unavailable.
     """
-    if len(real_keys) == len(world_keys) and all(a == b for a, b in zip(real_keys, world_keys)):
+    if len(real_keys) == len(world_keys) and all(a == b for a, b in zip(real_keys, world_keys, strict=True)):
         return list(range(len(real_keys)))
     slots: dict = {}
     for j, k in enumerate(world_keys):
@@ -153,7 +153,7 @@ def outcome(prog, s) -> tuple | None:
         n = len(ranks)
         if n == 1:
             return scores, ranks, [1.0]
-        tie = {}
+        tie: dict[int, int] = {}
         for r in ranks:
             tie[r] = tie.get(r, 0) + 1
         d = n - 1

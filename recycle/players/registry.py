@@ -13,7 +13,7 @@ from __future__ import annotations
 from .base import Player
 from .human import HumanPlayer
 from .mcts import ISMCTSPlayer, PIMCPlayer
-from .montecarlo import FlatMonteCarloPlayer
+from .montecarlo import FlatMonteCarloPlayer, SearchPlayer
 from .random_player import RandomPlayer
 
 KINDS: dict[str, type[Player]] = {
@@ -25,7 +25,8 @@ KINDS: dict[str, type[Player]] = {
 }
 NAMES: dict[str, str] = {"random": "R", "montecarlo": "F", "mcts": "M", "pimc": "P", "human": "H"}
 # Kinds that search and can report the estimates of flow-and-analytics §3.5.
-SEARCHING = frozenset({"F", "M", "P"})
+SEARCHERS: dict[str, type[SearchPlayer]] = {"F": FlatMonteCarloPlayer, "M": ISMCTSPlayer, "P": PIMCPlayer}
+SEARCHING = frozenset(SEARCHERS)
 
 
 def code_of(word: str) -> str | None:
@@ -39,8 +40,13 @@ def code_of(word: str) -> str | None:
 def make(code: str, budget: int | None = None, record_estimates: bool = False) -> Player:
     """A fresh player object of that kind; `budget` and `record_estimates` apply to searching kinds only."""
     if code in SEARCHING:
-        return KINDS[code](budget=budget, record_estimates=record_estimates)
+        return make_searcher(code, budget, record_estimates)
     return KINDS[code]()
+
+
+def make_searcher(code: str, budget: int | None = None, record_estimates: bool = False) -> SearchPlayer:
+    """A fresh searching player (code in SEARCHING)."""
+    return SEARCHERS[code](budget=budget, record_estimates=record_estimates)
 
 
 def describe() -> str:

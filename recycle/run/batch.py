@@ -22,6 +22,7 @@ from ..engine.algorithms import derive
 from ..errors import UsageError
 from ..lang import SourceFile
 from ..players import registry
+from ..players.montecarlo import SearchPlayer
 from .records import RunRecord
 from .session import GameSession
 from .transcript import dumps
@@ -88,7 +89,8 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     if searching and rec.transcript:
         # the AI settings affect play: the header's params record them (§5.2)
         head = json.loads(rec.transcript[0])
-        head["params"]["ai_budget"] = {c: pl.budget for c, pl in zip(lineup, players) if c in registry.SEARCHING}
+        head["params"]["ai_budget"] = {c: pl.budget for c, pl in zip(lineup, players, strict=True)
+                                       if isinstance(pl, SearchPlayer)}
         rec.transcript[0] = dumps(head)
     return rec
 

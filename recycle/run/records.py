@@ -27,3 +27,20 @@ class RunRecord:
     # §3.5 AI estimates, one dict per decision of a searching player, in decision order
     # (recycle.players.estimates); None when the batch did not record them
     estimates: list | None = None
+
+    # Statistics read the outcome of runs they selected for having one (analysis.runs.outcome_runs,
+    # or the runs that ended normally, which are always scored): these give it as a list.
+
+    @property
+    def known_scores(self) -> list:
+        """The scores of a run that has them (a ValueError if it has none)."""
+        if self.scores is None:
+            raise ValueError(f"run {self.run} has no scores")
+        return self.scores
+
+    @property
+    def known_shares(self) -> list:
+        """The win shares of a run that has them (a ValueError if it has none)."""
+        if self.shares is None:
+            raise ValueError(f"run {self.run} has no win shares")
+        return self.shares

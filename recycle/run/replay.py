@@ -78,7 +78,8 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     data = read_bytes(gp)
     digest = hashlib.sha256(data).hexdigest()
     if digest != head["sha256"]:
-        msg = f"{gp}: the game file changed since the transcript was written (sha256 {digest[:12]}… != {head['sha256'][:12]}…)"
+        msg = (f"{gp}: the game file changed since the transcript was written "
+               f"(sha256 {digest[:12]}… != {head['sha256'][:12]}…)")
         if not force:
             raise UsageError(msg + "; use --force to replay anyway")
         warnings.append(msg)
@@ -89,8 +90,8 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     lineup = head.get("lineup") or ["S"] * sess.n_players
     if len(lineup) != sess.n_players:
         raise UsageError(f"{path}: the header's lineup names {len(lineup)} players, but the game has {sess.n_players}")
-    dec_idx = [k for k, l in enumerate(lines) if l.get("type") == "decision"]
-    end_idx = next((k for k, l in enumerate(lines) if l.get("type") == "end"), None)
+    dec_idx = [k for k, ev in enumerate(lines) if ev.get("type") == "decision"]
+    end_idx = next((k for k, ev in enumerate(lines) if ev.get("type") == "end"), None)
     end_line = linenos[end_idx] if end_idx is not None else linenos[-1] + 1
     script = _ReplayScript([lines[k] for k in dec_idx], [linenos[k] for k in dec_idx], end_line)
     players = [_SeatScript(script, code) for code in lineup]
@@ -98,19 +99,21 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     rec = sess.play(head["seed"], lineup, run=batch.get("run", 0), batch_seed=batch.get("seed"),
                     max_decisions=params.get("max_decisions", 2000), max_idle_steps=params.get("max_idle_steps", 10000),
                     level="full", players=players)
-    regenerated = [json.loads(l) for l in rec.transcript]
+    assert rec.transcript is not None  # kept at level "full"
+    regenerated = [json.loads(text) for text in rec.transcript]
     if script.pos < len(dec_idx):
         k = dec_idx[script.pos]
         raise ReplayMismatch(linenos[k], f"decision {script.pos + 1} for seat {lines[k]['seat']}",
                              f"the game to end ({rec.end_reason}) after {rec.decisions} decisions")
     if verify:
-        got_end = next((l for l in regenerated if l.get("type") == "end"), None)
+        got_end = next((ev for ev in regenerated if ev.get("type") == "end"), None)
         if end_idx is None:
             raise ReplayMismatch(end_line, "an end line (the transcript has none)", got_end)
         if lines[end_idx] != got_end:
             raise ReplayMismatch(end_line, lines[end_idx], got_end)
         if head.get("level") == "full":
-            for a, b, i in zip(lines[1:], regenerated[1:], linenos[1:]):
+            # the shorter of the two is compared line by line, then the lengths
+            for a, b, i in zip(lines[1:], regenerated[1:], linenos[1:], strict=False):
                 if a != b:
                     raise ReplayMismatch(i, a, b)
             if len(lines) != len(regenerated):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TypeGuard
 
 from ..errors import UsageError
 
@@ -12,7 +13,7 @@ def dumps(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-def _is_int(v) -> bool:
+def _is_int(v) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -53,7 +54,7 @@ def read_transcript_lines(path) -> tuple[list[dict], list[int]]:
     if not isinstance(params.get("declares") or {}, dict) or not all(
             _is_int(params[k]) and params[k] >= 1 for k in ("max_decisions", "max_idle_steps") if k in params):
         raise UsageError(f"{path}:{hl}: the header's params are not valid")
-    for obj, i in zip(lines[1:], linenos[1:]):
+    for obj, i in zip(lines[1:], linenos[1:], strict=True):
         if obj.get("type") != "decision":
             continue
         seat, options, choice = obj.get("seat"), obj.get("options"), obj.get("choice")
@@ -71,8 +72,8 @@ def read_transcript(path) -> list[dict]:
 
 
 
-def _loc(l) -> str:
-    owner, kw, name, index = l
+def _loc(loc) -> str:
+    owner, kw, name, index = loc
     return f"{owner} {kw} {name}" + (f" {index}" if index else "")
 
 
@@ -89,7 +90,8 @@ def render_text(lines: list[dict], cards: dict | None = None) -> str:
         if t == "header":
             b = ev.get("batch")
             bt = f" (batch {b['seed']}, run {b['run']})" if b else ""
-            out.append(f"RECYCLE transcript v{ev['version']} — {ev['game']} ({ev['file']}, sha256 {ev['sha256'][:4]}…), "
+            out.append(f"RECYCLE transcript v{ev['version']} — {ev['game']} "
+                       f"({ev['file']}, sha256 {ev['sha256'][:4]}…), "
                        f"{ev['players']} players [{' '.join(ev['lineup'])}], seed {ev['seed']}{bt}")
         elif t == "create":
             for c in ev["cards"]:
@@ -105,7 +107,8 @@ def render_text(lines: list[dict], cards: dict | None = None) -> str:
         elif t == "move":
             out.append(f"move    {card(ev['card'])}  {_loc(ev['from'])} -> {_loc(ev['to'])}")
         elif t == "swap":
-            out.append(f"swap    {_loc(ev['a'])} <-> {_loc(ev['b'])} ({len(ev['a_to_b'])} <-> {len(ev['b_to_a'])} cards)")
+            out.append(f"swap    {_loc(ev['a'])} <-> {_loc(ev['b'])} "
+                       f"({len(ev['a_to_b'])} <-> {len(ev['b_to_a'])} cards)")
         elif t == "remember":
             out.append(f"remember {card(ev['card'])}  {_loc(ev['from'])} => {_loc(ev['to'])}")
         elif t == "forget":
@@ -127,8 +130,10 @@ def render_text(lines: list[dict], cards: dict | None = None) -> str:
             else:
                 scores = ev["scores"] or []
                 ranks = ev["ranks"] or []
-                parts = ", ".join(f"p{s + 1} {sc} ({r})" for s, (sc, r) in enumerate(zip(scores, ranks)))
+                # the lists come from a file: nothing guarantees equal lengths
+                parts = ", ".join(f"p{s + 1} {sc} ({r})" for s, (sc, r) in enumerate(zip(scores, ranks, strict=False)))
                 winners = [f"p{s + 1}" for s, r in enumerate(ranks) if r == 1]
                 w = ("winner " if len(winners) == 1 else "winners ") + ", ".join(winners) if winners else ""
-                out.append(f"end     {ev['reason']} after {ev['decisions']} decisions ({ev['direction']}): {parts}; {w}")
+                out.append(f"end     {ev['reason']} after {ev['decisions']} decisions ({ev['direction']}): "
+                           f"{parts}; {w}")
     return "\n".join(out)

@@ -309,22 +309,22 @@ def test_dot_header_graph_and_clusters():
 
 def test_dot_nodes():
     src = flow_to_dot(sample_graph()).source
-    stock = next(l for l in src.splitlines() if l.strip().startswith("table_INVISIBLE_STOCK_0 ["))
+    stock = next(line for line in src.splitlines() if line.strip().startswith("table_INVISIBLE_STOCK_0 ["))
     for attr in ("label=STOCK", "fillcolor=khaki", "penwidth=3", "shape=box", 'style="filled,rounded"',
                  "color=black", "fontname=Helvetica", "fontsize=14",
                  'tooltip="table iloc STOCK: in 10, out 2, 1/1 games; decks: DEFAULT"'):
         assert attr in stock
-    hand = next(l for l in src.splitlines() if l.strip().startswith("p1_INVISIBLE_HAND_0 ["))
+    hand = next(line for line in src.splitlines() if line.strip().startswith("p1_INVISIBLE_HAND_0 ["))
     assert "fillcolor=lightblue" in hand and "penwidth" not in hand
     assert "label=<SET<SUB>2</SUB>>" in src
-    mem = next(l for l in src.splitlines() if l.strip().startswith("p1_MEMORY_SEEN_0 ["))
+    mem = next(line for line in src.splitlines() if line.strip().startswith("p1_MEMORY_SEEN_0 ["))
     assert 'style="filled,rounded,dotted"' in mem and "fillcolor=grey90" in mem
-    disc = next(l for l in src.splitlines() if l.strip().startswith("table_VISIBLE_DISCARD_0 ["))
+    disc = next(line for line in src.splitlines() if line.strip().startswith("table_VISIBLE_DISCARD_0 ["))
     assert "fillcolor=lightgreen" in disc
 
 
 def edge_line(src, u, v):
-    return next(l for l in src.splitlines() if l.strip().startswith(f"{u} -> {v} ["))
+    return next(line for line in src.splitlines() if line.strip().startswith(f"{u} -> {v} ["))
 
 
 def test_dot_edge_styles():

@@ -8,6 +8,7 @@ import csv
 import json
 import math
 
+import numpy as np
 import pytest
 
 from recycle.analysis.heuristics import HEURISTICS, NOT_APPLICABLE_AI, format_heuristics, heuristics, write_heuristics
@@ -54,7 +55,6 @@ def test_wilson_known_values():
 
 def test_bootstrap_apply_is_seeded_and_needs_two_units():
     xs = [1.0, 2.0, 3.0, 10.0]
-    import numpy as np
     a = np.array(xs)
     f = lambda idx: a[idx].mean(axis=1)  # noqa: E731
     assert bootstrap_apply(4, 7, f) == bootstrap_apply(4, 7, f)

@@ -6,11 +6,13 @@ several games, the Graphviz-less path and one-line errors for user mistakes.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import graphviz
@@ -222,7 +224,7 @@ def test_flow_leaves_out_error_runs(tmp_path, capsys):
     doc = json.loads(stdout)
     assert doc["excluded_errors"] == errors and doc["runs"] == 20 - errors == len(doc["seeds"])
     assert f"left out {errors} games that ended with an error" in err and "error[no-card]" in err
-    assert len([l for l in err.splitlines() if l.startswith("note: left out")]) == 1
+    assert len([line for line in err.splitlines() if line.startswith("note: left out")]) == 1
     # a single game that ends with an error leaves nothing to draw: exit 1, one line, nothing written
     code, stdout, err = run_cli(capsys, "flow", RISKY, "--seed", 3, "--out", tmp_path / "g")
     assert code == 1 and "every game ended with an error" in err and "run 0 (game seed" in err
@@ -321,9 +323,6 @@ def test_errors_exit_2_in_a_real_process(tmp_path):
 @pytest.fixture(scope="module")
 def stats_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("stats") / "block"
-    import io
-    from contextlib import redirect_stderr, redirect_stdout
-
     so, se = io.StringIO(), io.StringIO()
     with redirect_stdout(so), redirect_stderr(se):
         code = main(["stats", str(BLOCK_RUMMY), "-n", "200", "--seed", "42", "--out", str(out)])
@@ -409,12 +408,12 @@ def test_stats_tables_and_heuristics(stats_run):
 
 def test_stats_transcripts_and_flow_of_run_0(stats_run):
     _code, out, _stdout, _stderr = stats_run
-    first = [json.loads(l) for l in (out / "transcripts/run-0000.jsonl").read_text().splitlines()]
-    assert first[0]["level"] == "full" and any(l["type"] == "move" for l in first)
+    first = [json.loads(line) for line in (out / "transcripts/run-0000.jsonl").read_text().splitlines()]
+    assert first[0]["level"] == "full" and any(ev["type"] == "move" for ev in first)
     # the other runs are at the requested level (decisions), exactly as playing at that level writes them
     sess = GameSession.open(BLOCK_RUMMY)
     rec = sess.play(derive(42, "game", 7), ["R", "R"], run=7, batch_seed=42, level="decisions")
-    assert (out / "transcripts/run-0007.jsonl").read_text() == "".join(l + "\n" for l in rec.transcript)
+    assert (out / "transcripts/run-0007.jsonl").read_text() == "".join(line + "\n" for line in rec.transcript)
     # flow.* is run 0's diagram, rebuilt here from its full transcript
     fb = FlowGraph(title=sess.name, game=sess.name, game_sha256=sess.sha256, players=2, lineup="RR")
     fb.add_transcript(out / "transcripts/run-0000.jsonl")
@@ -444,7 +443,7 @@ def test_stats_json_and_replacement_note(tmp_path, capsys):
     assert sorted(p.name for p in (out / "transcripts").iterdir()) == ["run-0000.jsonl"]   # run 0: always full
     code, stdout, err = run_cli(capsys, "stats", BLOCK_RUMMY, "-n", 12, "--seed", 3, "--out", out, "--json")
     assert code == 0
-    note = [l for l in err.splitlines() if l.startswith("note: --out")]
+    note = [line for line in err.splitlines() if line.startswith("note: --out")]
     assert len(note) == 1 and "replacing games.csv" in note[0] and "summary.json" in note[0]
 
 

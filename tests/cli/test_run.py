@@ -113,11 +113,11 @@ def test_out_writes_tidy_files_and_transcripts(capsys, tmp_path):
         assert [int(d["decision"]) for d in rows] == list(range(1, len(rows) + 1))
         assert all(0 <= int(d["chosen"]) < int(d["branching"]) and d["player"] in ("0", "1") for d in rows)
         # the transcript of the run holds the same decisions
-        lines = [json.loads(l) for l in (tmp_path / "transcripts" / f"run-{int(g['run']):04d}.jsonl").read_text().splitlines()]
+        lines = [json.loads(line) for line in (tmp_path / "transcripts" / f"run-{int(g['run']):04d}.jsonl").read_text().splitlines()]
         assert lines[0]["type"] == "header" and lines[0]["seed"] == int(g["game_seed"])
         assert lines[0]["batch"] == {"seed": 3, "run": int(g["run"])}
-        dec = [l for l in lines if l["type"] == "decision"]
-        assert [(l["seat"], l["options"], l["choice"]) for l in dec] == [
+        dec = [ev for ev in lines if ev["type"] == "decision"]
+        assert [(ev["seat"], ev["options"], ev["choice"]) for ev in dec] == [
             (int(d["player"]), int(d["branching"]), int(d["chosen"])) for d in rows]
         assert lines[-1]["type"] == "end" and lines[-1]["reason"] == "normal"
     assert sorted(p.name for p in (tmp_path / "transcripts").iterdir()) == [f"run-{i:04d}.jsonl" for i in range(4)]

@@ -1,6 +1,8 @@
 """Extension E4: `(atomic MULTIACTION (require BOOLEAN))` — commit, roll back, option building, sampling, replay."""
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from recycle.compiler import compile_game, driver
@@ -239,8 +241,6 @@ def test_decision_limit_counts_an_atomic_block_once():
 
 
 def test_atomic_options_pickle_clone_and_describe_for_a_viewer():
-    import pickle
-
     prog, st = run(make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))"))
     c = st.clone()
     opts = pickle.loads(pickle.dumps(prog.options(st)))

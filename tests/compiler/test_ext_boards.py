@@ -5,11 +5,14 @@ Expected values are computed by hand (3×3) or taken from seed-games.md test vec
 """
 from __future__ import annotations
 
+import pickle
+import random
 from collections import Counter
 from itertools import combinations
 
 import pytest
 
+from recycle.analysis.flow import FlowGraph
 from recycle.compiler import compile_game
 from recycle.engine.boards import Geometry, hex_coords
 from recycle.engine.play import play_game
@@ -88,7 +91,7 @@ def test_piecepack_rr_t8_lines_and_orthogonal_sets():
 
 
 def test_cells_and_cell_and_coordinates():
-    prog, st, v = q(f"(cells {B})")
+    prog, _st, v = q(f"(cells {B})")
     assert idx(prog, v) == list(range(9))
     assert q(f"(size (cells {B}))")[2] == 9
     prog, _st, v = q(f"(cell {B} 2 1)")
@@ -105,11 +108,11 @@ def test_directions():
 
 
 def test_neighbors_all_and_by_direction():
-    prog, st, v = q(f"(neighbors (cell {B} 1 1))")
+    prog, _st, v = q(f"(neighbors (cell {B} 1 1))")
     assert idx(prog, v) == [1, 2, 5, 8, 7, 6, 3, 0]  # N NE E SE S SW W NW
-    prog, st, v = q(f"(neighbors (cell {B} 0 0))")
+    prog, _st, v = q(f"(neighbors (cell {B} 0 0))")
     assert idx(prog, v) == [1, 4, 3]
-    prog, st, v = q(f"(neighbors (cell {B} 1 1) (S, N, E, W))")
+    prog, _st, v = q(f"(neighbors (cell {B} 1 1) (S, N, E, W))")
     assert idx(prog, v) == [7, 1, 5, 3]
     prog, _st, v = q(f"(neighbors (cell {B} 0 1) (N, S))")
     assert idx(prog, v) == [4]
@@ -118,9 +121,9 @@ def test_neighbors_all_and_by_direction():
 
 
 def test_ray_lengths_and_order():
-    prog, st, v = q(f"(ray (cell {B} 0 0) E)")
+    prog, _st, v = q(f"(ray (cell {B} 0 0) E)")
     assert idx(prog, v) == [1, 2]
-    prog, st, v = q(f"(ray (cell {B} 2 2) NW)")
+    prog, _st, v = q(f"(ray (cell {B} 2 2) NW)")
     assert idx(prog, v) == [4, 0]
     prog, _st, v = q(f"(ray (cell {B} 0 0) N)")
     assert list(v) == []
@@ -128,10 +131,10 @@ def test_ray_lengths_and_order():
 
 
 def test_line_windows_that_leave_the_board_are_empty():
-    prog, st, v = q(f"(line (cell {B} 0 0) E 3)")
+    prog, _st, v = q(f"(line (cell {B} 0 0) E 3)")
     assert idx(prog, v) == [0, 1, 2]
     assert list(q(f"(line (cell {B} 0 1) E 3)")[2]) == []
-    prog, st, v = q(f"(line (cell {B} 0 2) SW 3)")
+    prog, _st, v = q(f"(line (cell {B} 0 2) SW 3)")
     assert idx(prog, v) == [2, 4, 6]
     prog, _st, v = q(f"(line (cell {B} 1 1) W 1)")
     assert idx(prog, v) == [4]
@@ -142,13 +145,13 @@ def test_line_windows_that_leave_the_board_are_empty():
 def test_components_by_axis_and_in_positional_order():
     occupied = f"(filter (cells {B}) 'X (or (== (row 'X) 0) (and (== (row 'X) 2) (== (col 'X) 2)) (and (== (col 'X) 0) (== (row 'X) 1))))"
     # cells 0 1 2 3 8
-    prog, st, v = q(f"(components {occupied})")
+    prog, _st, v = q(f"(components {occupied})")
     assert [idx(prog, g) for g in v] == [[0, 1, 2, 3], [8]]
-    prog, st, v = q(f"(components {occupied} (E, W))")
+    prog, _st, v = q(f"(components {occupied} (E, W))")
     assert [idx(prog, g) for g in v] == [[0, 1, 2], [3], [8]]
-    prog, st, v = q(f"(components {occupied} (E))")  # one direction brings its opposite
+    prog, _st, v = q(f"(components {occupied} (E))")  # one direction brings its opposite
     assert [idx(prog, g) for g in v] == [[0, 1, 2], [3], [8]]
-    prog, st, v = q(f"(components {occupied} (N, S))")
+    prog, _st, v = q(f"(components {occupied} (N, S))")
     assert [idx(prog, g) for g in v] == [[0, 3], [1], [2], [8]]
     prog, _st, v = q(f"(components {occupied} (NW, SE))")
     assert [idx(prog, g) for g in v] == [[0], [1], [2], [3], [8]]
@@ -217,8 +220,6 @@ def test_cells_hold_cards_like_any_location_and_show_in_events_and_flow():
     assert [d.branching for d in r.decisions] == [9, 8, 7, 6, 5, 4, 3, 2, 1]
     moves = [e for e in rec if e["type"] == "move"]
     assert moves[0]["to"] == ["table", "vloc", "G", 0] and moves[8]["to"] == ["table", "vloc", "G", 8]
-    from recycle.analysis.flow import FlowGraph
-
     fg = FlowGraph(title="t", game="t")
     fg.add_run(rec)
     G = fg.graph()
@@ -287,7 +288,7 @@ def test_capacity_two_moves_in_one_option():
 def test_capacity_in_a_do_is_an_error_naming_the_cell():
     text = make_game(CAP, "(do ((move (top (game iloc STOCK)) (top (game vloc R 2)))\n"
                           "     (move (top (game iloc STOCK)) (top (game vloc R 2)))))")
-    prog, st = run(text)
+    _prog, st = run(text)
     assert st.status == 4 and st.error.cls == "capacity"
     assert "(table vloc R 2) holds at most 1 card" in st.error.message
     # moving a card within its own cell does not overfill it
@@ -338,15 +339,11 @@ def test_cells_follow_the_visibility_of_their_family():
     prog, st = run(text)
     key = ("p1", "iloc", "MAT", 1)
     assert prog.view(st, 0)["piles"][key][0] == "cards" and prog.view(st, 1)["piles"][key] == ("backs", ("DEFAULT",))
-    import random
-
     d = prog.determinize(st, 1, random.Random(1))
     assert prog.view(d, 1)["piles"] == prog.view(st, 1)["piles"] and d.boards == st.boards
 
 
 def test_states_of_board_games_pickle_and_compare():
-    import pickle
-
     text = make_game(SQ3, f"(do ((set ((game vloc G 4) ply OWNER) (1 player)) (set ((top (game iloc STOCK)) str RANK) ONE)))\n"
                           f" (choice ((any (cells {B}) 'X (move (top (game iloc STOCK)) (top 'X)))))")
     prog, st = run(text)

@@ -146,7 +146,7 @@ def test_isrun_of_board_cells_reads_them_in_order():
 
 
 def test_run_time_errors_of_bad_clauses():
-    prog, st = run(make_game(hand_deck("3 4"), f"(do ({RANKVAL} (set (game sto X) (size (runs all 1 (game vloc HAND) using (game points RV) (step 0))))))"))
+    _prog, st = run(make_game(hand_deck("3 4"), f"(do ({RANKVAL} (set (game sto X) (size (runs all 1 (game vloc HAND) using (game points RV) (step 0))))))"))
     assert st.status == 4 and st.error.cls == "arithmetic" and "step" in st.error.message
     _prog, st = run(make_game(hand_deck("3 4"), f"(do ({RANKVAL} (set (game sto X) (size (runs all 1 (game vloc HAND) using (game points RV) (cyclic 1))))))"))
     assert st.status == 4 and st.error.cls == "arithmetic"

@@ -10,6 +10,7 @@ from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
 from recycle.lang import parse_game
 from recycle.players.base import ScriptedPlayer
+from recycle.players.random_player import RandomPlayer
 from support.games import load, make_game, run, value_of
 
 HAND = "(game vloc HAND)"
@@ -142,7 +143,7 @@ def test_override_is_seen_by_cardatt_point_maps_partition_runs_filter_and_sort()
         f"(cardatt RANK (3 (sort {HAND} using (game points VAL))))": "FOUR",
     }
     for expr, want in checks.items():
-        prog, st, v = value_of(expr, CARDS, before)
+        _prog, _st, v = value_of(expr, CARDS, before)
         assert v == want, expr
     _prog, _st, v = value_of("(game sto BEFORE)", CARDS, before)
     assert v == 3  # before the override: ONE TWO THREE
@@ -192,8 +193,6 @@ def test_overrides_replay_exactly():
                 f"  (choice ((any (ONE, TWO, THREE, FOUR, FIVE) 'R (do ((set ({WILD} str RANK) 'R) (inc (game sto T))))))))",
                 scoring=f"(scoring max (score {WILD} using (game points VAL)))")
     prog = load(text)
-    from recycle.players.random_player import RandomPlayer
-
     r = play_game(prog, 9, [RandomPlayer(), RandomPlayer()])
     r2 = play_game(prog, 9, [ScriptedPlayer(r.choices)] * 2)
     assert r.scores == r2.scores and r.choices == r2.choices and r.scores[0] in (1, 2, 3, 4, 5)

@@ -7,7 +7,7 @@ from support.games import make_game, value_of
 
 
 def test_value_of_reads_the_let_value():
-    prog, st, v = value_of("(+ 2 3)")
+    _prog, _st, v = value_of("(+ 2 3)")
     assert v == 5
     _prog, _st, v = value_of("(filter (range 1..9) 'X (> 'X 7))")
     assert list(v) == [8, 9]

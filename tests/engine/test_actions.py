@@ -1,9 +1,13 @@
 """Engine: actions (§7), piles and references (§8), collections (§9), values (§10–§14), scoring (§15)."""
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 
 from recycle.compiler import compile_game
+from recycle.errors import UsageError
 from recycle.lang import load_game, parse_game
 
 RANKS13 = "(RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))"
@@ -281,8 +285,6 @@ def test_teams_one_based_with_warning_and_unlisted_players():
             " (do ((set ((team (4 player)) sto T) 7) (all (0 team) 'TP (inc (game sto SUM) (+ 1 (pid 'TP))))"
             " (set (game sto NT) (size team)) (set (game sto NO) (size (other team)))))"
             " (scoring max ((team (current player)) sto T)))")
-    import os
-    import tempfile
     with tempfile.NamedTemporaryFile("w", suffix=".rcy", delete=False) as f:
         f.write(text)
     try:
@@ -395,8 +397,6 @@ def test_shadowing_restores_the_outer_binding():
 
 
 def test_declared_values_and_parameter_overrides():
-    from recycle.errors import UsageError
-
     text = ("(game (declare 2 'NUMP) (declare (* 'NUMP 10) 'TEN) (declare (A, B) 'NAMES)"
             " (setup (create players 'NUMP) (create deck (game iloc S) (deck (R (A)))))"
             " (do ((set (game sto T) 'TEN) (all 'NAMES 'X (inc (game sto 'X)))))"

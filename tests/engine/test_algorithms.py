@@ -155,7 +155,7 @@ small_piles = st.lists(st.integers(-3, 8), max_size=8).map(
 @given(small_piles, st.integers(1, 4), st.sampled_from(["largest", "all"]))
 def test_runs_properties(pile_, n, mode):
     cards, scores = pile_
-    score_of = dict(zip(cards, scores))
+    score_of = dict(zip(cards, scores, strict=True))
     got = runs(cards, scores, n, mode)
     assert got == _runs_model(cards, scores, n, mode)
     for r in got:
@@ -253,7 +253,7 @@ class TestTuples:
 @given(small_piles, st.integers(1, 3))
 def test_tuples_properties(pile_, k):
     cards, scores = pile_
-    score_of = dict(zip(cards, scores))
+    score_of = dict(zip(cards, scores, strict=True))
     got = tuples(cards, scores, k)
     for t in got:
         assert len(t) == k and len({score_of[c] for c in t}) == 1
@@ -426,7 +426,7 @@ def test_ranks_properties(scores, direction):
     ranks, shares = competition_ranks(scores, direction)
     assert sum(shares) == pytest.approx(1.0)
     best = max(scores) if direction == "max" else min(scores)
-    for s, r, w in zip(scores, ranks, shares):
+    for s, r, w in zip(scores, ranks, shares, strict=True):
         better = sum(1 for t in scores if (t > s if direction == "max" else t < s))
         assert r == 1 + better
         assert (w > 0) == (s == best)

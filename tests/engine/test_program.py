@@ -10,6 +10,7 @@ from recycle.compiler import compile_game
 from recycle.engine.algorithms import derive
 from recycle.engine.play import play_game
 from recycle.engine.recording import ListRecorder
+from recycle.errors import UsageError
 from recycle.lang import load_game, parse_game
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
@@ -152,8 +153,6 @@ def test_determinize_actually_resamples_hidden_cards():
 
 
 def test_apply_outside_a_decision_is_a_usage_error():
-    from recycle.errors import UsageError
-
     p = compile_game(parse_game(SMALL))
     st = p.new_game(0)
     with pytest.raises(UsageError):
@@ -166,8 +165,6 @@ def test_apply_outside_a_decision_is_a_usage_error():
 
 
 def test_play_game_checks_the_number_of_players():
-    from recycle.errors import UsageError
-
     p = compile_game(parse_game(SMALL))
     with pytest.raises(UsageError):
         play_game(p, 1, rnd(2))

@@ -5,6 +5,7 @@ import pytest
 
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
+from recycle.errors import InternalError
 from recycle.lang import parse_game
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
@@ -303,8 +304,6 @@ def test_runtime_error_classes(expr, cls):
 
 
 def test_internal_errors_are_not_game_outcomes(monkeypatch):
-    from recycle.errors import InternalError
-
     p = G("(do ((inc (game sto X))))")
 
     def boom(st):

@@ -25,7 +25,7 @@ from support import REPO
 GAMES = REPO / "games"
 
 RANKS = ["ACE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN", "KING"]
-SHORT = dict(zip("A23456789TJQK", RANKS))
+SHORT = dict(zip("A23456789TJQK", RANKS, strict=True))
 VALUE = {r: i for i, r in enumerate(RANKS, 1)}
 SUITS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 LEAPS = ["ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX"]
@@ -101,7 +101,7 @@ class Table:
         st = st or self.st
         out = []
         for pid in range(len(st.piles)):
-            owner, kind, name, index = self.prog.loc_json(pid)
+            owner, _kind, name, index = self.prog.loc_json(pid)
             if owner == f"p{player + 1}" and name == "MELD" and st.piles[pid]:
                 out.append((index, [self.name_in(st, c) for c in st.piles[pid]]))
         return [m for _, m in sorted(out)]

@@ -32,7 +32,7 @@ DOUBLE = GAMES / "rummy_squared_double_capture.gdl"
 FOUR = GAMES / "rummy_squared_four_in_a_row.gdl"
 FILES = [BASE, SOLITAIRE, PIE, DISRUPTOR, DOUBLE, FOUR]
 
-RANKS = dict(zip("A23456789", ("ACE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")))
+RANKS = dict(zip("A23456789", ("ACE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"), strict=True))
 SUITS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 DECK = [r + s for s in "SHDC" for r in "A23456789"]  # the reference layout's order (R2-T4)
 OUT = ("game", "hloc", "OUT", 0)

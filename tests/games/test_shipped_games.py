@@ -8,6 +8,7 @@ import pytest
 from recycle.cli import main
 from recycle.lang import library
 from recycle.run.batch import BatchSpec, run_batch
+from recycle.run.session import GameSession
 
 SHIPPED = sorted(library.shipped().items())
 
@@ -29,8 +30,6 @@ def test_shipped_game_opens_with_a_comment_block(name, path):
 
 @pytest.mark.parametrize("name,path", SHIPPED, ids=[n for n, _ in SHIPPED])
 def test_results_do_not_depend_on_jobs(name, path):
-    from recycle.run.session import GameSession
-
     n = GameSession.open(path).n_players
     spec = BatchSpec(str(path), {}, ("R",) * n, 11, 2000, 10000, "decisions")
     one = run_batch(spec, 4, jobs=1)

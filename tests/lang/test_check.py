@@ -220,7 +220,7 @@ def test_error_fixture(path: Path):
     got = [(d.span.line, d.span.column, d.cls, d.message) for d in diags]
     want = expectations(path)
     assert len(got) == len(want), f"{path.name}: expected {len(want)} error(s), got:\n" + "\n".join(map(str, got))
-    for (gl, gc, gcls, gmsg), (wl, wc, wcls, wsub) in zip(got, want):
+    for (gl, gc, gcls, gmsg), (wl, wc, wcls, wsub) in zip(got, want, strict=True):
         assert (gl, gc, gcls) == (wl, wc, wcls), f"{path.name}: got {gl}:{gc} {gcls}: {gmsg}"
         assert wsub in gmsg, f"{path.name}: message {gmsg!r} lacks {wsub!r}"
     for d in diags:

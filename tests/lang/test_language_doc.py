@@ -32,6 +32,7 @@ from recycle.lang import ast as A
 from recycle.lang import parse_game
 from recycle.lang.ast import T
 from recycle.lang.printer import to_source
+from recycle.lang.words import EXTENSION_KEYWORDS, KEYWORDS
 from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
 from support import REPO
@@ -176,8 +177,6 @@ def test_the_document_has_examples_of_every_kind():
 
 def test_every_form_keyword_has_an_example():
     """Every keyword of the language (base and extensions) appears in some checked example."""
-    from recycle.lang.words import EXTENSION_KEYWORDS, KEYWORDS
-
     code = " ".join(b.text for b in BLOCKS if b.kind != "error")
     words = set(re.findall(r"[a-z]+", re.sub(r";;[^\n]*", "", code)))
     missing = (KEYWORDS | EXTENSION_KEYWORDS) - words - {"override"}  # `override` is reserved, not a form

@@ -412,7 +412,7 @@ def test_lex_fixture(path: Path):
     got_errors, got_warnings = diagnostics_of(src)
     for want, got, severity in ((want_errors, got_errors, "error"), (want_warnings, got_warnings, "warning")):
         assert [where(d) for d in got] == [w[:3] for w in want], [d.format() for d in got]
-        for (_, _, _, sub), d in zip(want, got):
+        for (_, _, _, sub), d in zip(want, got, strict=True):
             assert sub in d.message, f"{d.format()}\n  should mention {sub!r}"
             assert d.severity == severity
             assert d.span.file == str(path)

@@ -100,7 +100,7 @@ def test_recycle_play_narrates_and_writes_a_transcript(monkeypatch, capsys, tmp_
     assert "p2 (F) chose" in out and "== decision 1: p1, your turn ==" in out
     assert "Game over after" in out or "Stopped at" in out
     assert "== the end, as p1 sees it ==" in out
-    lines = [json.loads(l) for l in t.read_text().splitlines()]
+    lines = [json.loads(line) for line in t.read_text().splitlines()]
     assert lines[0]["lineup"] == ["H", "F"]
     code = main(["replay", str(t), "--game", str(BLOCK_RUMMY)])
     assert code == 0

@@ -3,6 +3,7 @@ forced choices without search, limits, reproducibility, n players, and strength 
 """
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -171,8 +172,6 @@ def test_search_beats_random_at_kuhn_poker(code, budget):
 @pytest.mark.needs_corpus
 def test_sampled_worlds_keep_the_options_of_kuhn_poker():
     prog = load_program(CORPUS / "cardstock" / "KuhnPoker2.rcy")
-    import random
-
     st = prog.new_game(2)
     seat = prog.chooser(st)
     real = option_keys(prog, st, seat)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+import matplotlib.image as mpimg
 import numpy as np
 import pytest
 
@@ -42,8 +43,6 @@ def flow_svg(tmp_path, capsys):
 
 
 def screenshot(page_uri: str, tmp_path) -> np.ndarray:
-    import matplotlib.image as mpimg
-
     png = tmp_path / "shot.png"
     proc = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={png}",
                            f"--window-size={WIDTH},{HEIGHT}", page_uri],

@@ -94,8 +94,8 @@ def test_branching_figure():
     assert "deciding seat" in legend.get_title().get_text()
     used = [r for r in recs if r.end_reason != "error"]
     pts = ax.lines[:3]
-    assert sum(len(l.get_xdata()) for l in pts) == sum(len(r.decision_rows) for r in used)
-    assert [l.get_color() for l in pts] == ["red", "goldenrod", "limegreen"]
+    assert sum(len(line.get_xdata()) for line in pts) == sum(len(r.decision_rows) for r in used)
+    assert [line.get_color() for line in pts] == ["red", "goldenrod", "limegreen"]
     # jitter within +-0.4 of the integer data on both axes, and reproducible from the plot seed
     x0 = np.asarray(pts[0].get_xdata())
     assert np.all(np.abs(x0 - np.round(x0)) <= 0.4 + 1e-9)
@@ -103,7 +103,7 @@ def test_branching_figure():
     assert np.array_equal(x0, again)
     other = branching_figure(recs, game="Toy3", seed=43).axes[0].lines[0].get_xdata()
     assert not np.array_equal(x0, other)
-    smooth = next(l for l in ax.lines if l.get_label() == "smoothed mean")
+    smooth = next(line for line in ax.lines if line.get_label() == "smoothed mean")
     assert smooth.get_color() == "steelblue" and smooth.get_linewidth() == 2 and len(smooth.get_xdata()) == 200
 
 
@@ -118,7 +118,7 @@ def test_length_figure():
     assert any(t.startswith("mean = ") for t in texts)
     assert f"stopped at a limit ({len(limited)})" in texts
     assert f"ended normally ({len(used) - len(limited)})" in texts
-    mean_line = next(l for l in ax.lines if l.get_linestyle() == "--")
+    mean_line = next(line for line in ax.lines if line.get_linestyle() == "--")
     assert mean_line.get_xdata()[0] == pytest.approx(np.mean([r.decisions for r in used]))
     heights = sum(p.get_height() for p in ax.patches if mcolors.to_hex(p.get_facecolor()) == "#808080")
     assert heights == len(limited)
@@ -137,8 +137,8 @@ def test_scores_figure():
     assert len(bodies) == 4
     assert mcolors.to_hex(bodies[1].get_facecolor()[0], keep_alpha=False) == mcolors.to_hex("goldenrod")
     assert [t.get_text() for t in figure_legend(fig).get_texts()] == ["score distribution", "quartiles, median line"]
-    medians = [l for l in ax.lines if l.get_color() == "black" and len(l.get_ydata()) == 2
-               and l.get_ydata()[0] == l.get_ydata()[1]]
+    medians = [line for line in ax.lines if line.get_color() == "black" and len(line.get_ydata()) == 2
+               and line.get_ydata()[0] == line.get_ydata()[1]]
     assert medians
 
 
@@ -160,7 +160,7 @@ def test_winrate_figure():
     assert [b.get_height() for b in bars] == pytest.approx(expected)
     assert [mcolors.to_hex(b.get_facecolor()) for b in bars] == [mcolors.to_hex(c) for c in
                                                                  ("red", "goldenrod", "limegreen")]
-    fair = next(l for l in ax.lines if l.get_linestyle() == "--")
+    fair = next(line for line in ax.lines if line.get_linestyle() == "--")
     assert fair.get_ydata()[0] == pytest.approx(1 / 3)
     assert legend_texts(ax) == ["fair share 1/3 = 0.333", "95% Wilson interval"]
     # error bar ends are the Wilson interval

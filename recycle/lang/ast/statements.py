@@ -87,7 +87,7 @@ class Repeat(Action):
 
 @attrs.frozen(slots=True)
 class RepeatAll(Action):
-    body: Node  # Move or Forget
+    body: Move | Forget
 
 
 @attrs.frozen(slots=True)

@@ -2,6 +2,7 @@
 cycle, turn pass, repeat, clear, create."""
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -22,10 +23,8 @@ def awards(b: Builder, sx, scope):
         b.fail("syntax", "a point map needs at least one award", lst)
     out = []
     for aw in lst.items:
-        try:
+        with contextlib.suppress(Fail):  # reported; the other awards are still checked
             out.append(award(b, aw, scope))
-        except Fail:
-            pass
     return tuple(out)
 
 
@@ -36,7 +35,8 @@ def award(b: Builder, aw, scope):
     conds = []
     for c in aw.items[:-1]:
         c = b.need_list(c, "a condition (KEY : VALUE)", aw)
-        if len(c) == 2 and isinstance(c[1], SList) and not any(isinstance(x, Atom) and x.kind == "COLON" for x in c.items):
+        if (len(c) == 2 and isinstance(c[1], SList)
+                and not any(isinstance(x, Atom) and x.kind == "COLON" for x in c.items)):
             b.fail("unsupported", f"{to_text(c)} is CardStockXam award syntax; write ({to_text(c[0])} : VALUE)", c)
         if len(c) != 3 or not (isinstance(c[1], Atom) and c[1].kind == "COLON"):
             b.fail("syntax", f"a condition is (KEY : VALUE), found {to_text(c)}", c)
@@ -57,7 +57,9 @@ def _move(b: Builder, sx, scope, in_choice):
     verb = sx.head.text
     nature = pile_nature(_dest_pile(dest))
     if verb == "move" and nature in ("memory", "virtual"):
-        b.fail("type", f"cannot move a card into {'a memory pile (use remember)' if nature == 'memory' else 'a computed (virtual) pile'}: {to_text(sx[2])}", sx[2])
+        b.fail("type", "cannot move a card into "
+                       f"{'a memory pile (use remember)' if nature == 'memory' else 'a computed (virtual) pile'}: "
+                       f"{to_text(sx[2])}", sx[2])
     if verb == "remember" and nature in ("physical", "virtual"):
         b.fail("type", f"remember needs a memory pile (<owner> mem <name>) as destination, not {to_text(sx[2])}", sx[2])
     src = card.card if isinstance(card, A.Actual) else card
@@ -77,16 +79,18 @@ def _forget(b: Builder, sx, scope, in_choice):
 
 def _swap(b: Builder, sx, scope, in_choice):
     b.arity(sx, 3, shape="(swap <a> <b>)")
-    l, lt = b.guard(b.infer, sx[1], scope)
-    r, rt = b.guard(b.infer, sx[2], scope)
+    left, lt = b.guard(b.infer, sx[1], scope)
+    right, rt = b.guard(b.infer, sx[2], scope)
     t = lt if lt is not ANY else rt
     if lt is not ANY and rt is not ANY and (lt != rt or lt not in (T.PILE, T.CARD)):
-        b.fail("type", f"swap takes two piles or two cards, but {to_text(sx[1])} is {article(lt)} and {to_text(sx[2])} is {article(rt)}", sx)
+        b.fail("type", f"swap takes two piles or two cards, but {to_text(sx[1])} is {article(lt)} and {to_text(sx[2])} "
+                       f"is {article(rt)}", sx)
     if t == T.PILE:
-        for node, x in ((l, sx[1]), (r, sx[2])):
+        for node, x in ((left, sx[1]), (right, sx[2])):
             if pile_nature(node) in ("memory", "virtual"):
-                b.fail("type", f"swap exchanges stored physical piles, but {to_text(x)} is a {pile_nature(node)} pile", x)
-    return A.Swap(l, r, t if t is not ANY else T.PILE, span=sx.span)
+                b.fail("type", f"swap exchanges stored physical piles, "
+                               f"but {to_text(x)} is a {pile_nature(node)} pile", x)
+    return A.Swap(left, right, t if t is not ANY else T.PILE, span=sx.span)
 
 
 def _shuffle(b: Builder, sx, scope, in_choice):
@@ -148,7 +152,8 @@ def _repeat(b: Builder, sx, scope, in_choice):
         if isinstance(body, A.Move):
             src = body.card.card if isinstance(body.card, A.Actual) else body.card
             if not isinstance(src, (A.CardAt, Poison)):
-                b.fail("type", f"the source of repeat all must be positional — (top <pile>), (bottom <pile>) or (<int> <pile>) — not {to_text(src_sx)}", src_sx)
+                b.fail("type", "the source of repeat all must be positional — (top <pile>), (bottom <pile>) or (<int> "
+                               f"<pile>) — not {to_text(src_sx)}", src_sx)
         return A.RepeatAll(body, span=sx.span)
     count = b.expect(sx[1], scope, T.INT)
     body_sx = sx[2]

@@ -18,7 +18,8 @@ def _cell_arg(b: Builder, x, scope, form: str):
     node = b.expect(x, scope, T.PILE)
     nature = pile_nature(node)
     if nature == "virtual":
-        b.fail("type", f"({form} …) needs a board cell (a stored location), but {to_text(x)} is a computed (virtual) pile", x)
+        b.fail("type", f"({form} …) needs a board cell (a stored location), "
+                       f"but {to_text(x)} is a computed (virtual) pile", x)
     if nature == "memory":
         b.fail("type", f"({form} …) needs a board cell, but {to_text(x)} is a memory pile", x)
     return node

@@ -10,6 +10,7 @@ compatible with everything, so one mistake does not cascade into a dozen.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn, TypeGuard
 
 import attrs
 
@@ -45,7 +46,7 @@ class Builder:
         span = at.span if not isinstance(at, Span) else at
         self.errors.append(self.src.diag("error", cls, message, span, notes))
 
-    def fail(self, cls: str, message: str, at, notes=()):
+    def fail(self, cls: str, message: str, at, notes=()) -> NoReturn:
         self.error(cls, message, at, notes)
         raise Fail()
 
@@ -62,7 +63,7 @@ class Builder:
             return (Poison(span=sx.span), ANY)
 
     @staticmethod
-    def kw(x, *words) -> bool:
+    def kw(x, *words) -> TypeGuard[Atom]:
         return isinstance(x, Atom) and x.kind == "KEYWORD" and (not words or x.text in words)
 
     def arity(self, sx: SList, *allowed: int, shape: str) -> None:
@@ -76,7 +77,8 @@ class Builder:
     def need_keyword(self, x, words: tuple, what: str, parent) -> str:
         if not self.kw(x, *words):
             got = to_text(x) if x is not None else "nothing"
-            self.fail("syntax", f"expected {what} ({' or '.join('`%s`' % w for w in words)}), found {got}", x if x is not None else parent)
+            self.fail("syntax", f"expected {what} ({' or '.join(f'`{w}`' for w in words)}), found {got}",
+                      x if x is not None else parent)
         return x.text
 
     def need_list(self, x, what: str, parent) -> SList:
@@ -144,7 +146,8 @@ class Builder:
             fn = EXPRESSIONS.get(head.text)
             if fn is None:
                 if head.text in ACTIONS or head.text in ("do", "choice", "stage", "let", "atomic"):
-                    self.fail("placement", f"`{head.text}` is not an expression: {to_text(sx)} cannot stand where a value is expected", sx)
+                    self.fail("placement", f"`{head.text}` is not an expression: "
+                                           f"{to_text(sx)} cannot stand where a value is expected", sx)
                 self.fail("syntax", f"`{head.text}` cannot begin a form here: {to_text(sx)}", sx)
             return fn(self, sx, scope)
         return references.headless(self, sx, scope)
@@ -177,9 +180,11 @@ class Builder:
             b = scope.get(node.piles.name)
             where = f" (bound at {b.span.line}:{b.span.column})" if b else ""
             vname = "'" + node.piles.name
-            self.fail("type", f"{to_text(sx)} needs a pile, but {vname} holds a collection of piles{where}; {role} must be a card", sx)
+            self.fail("type", f"{to_text(sx)} needs a pile, but {vname} holds a collection of piles{where}; "
+                              f"{role} must be a card", sx)
         if isinstance(node, A.Slice):
-            self.fail("type", f"{to_text(sx)} is a slice (a Pile), but {role} must be a card; (top <pile>) designates one card", sx)
+            self.fail("type", f"{to_text(sx)} is a slice (a Pile), but {role} must be a card; "
+                              "(top <pile>) designates one card", sx)
         self.fail("type", f"{role} must be a Card, but {to_text(sx)} is {article(t)}", sx)
 
     def positional(self, sx, scope, role: str):
@@ -188,21 +193,24 @@ class Builder:
         inner = node.card if isinstance(node, A.Actual) else node
         if isinstance(node, Poison) or isinstance(inner, (A.CardAt, Poison)):
             return node
-        self.fail("type", f"{role} must be positional — (top <pile>), (bottom <pile>) or (<int> <pile>) — not {to_text(sx)}", sx)
+        self.fail("type", f"{role} must be positional — (top <pile>), (bottom <pile>) or (<int> <pile>) — not "
+                          f"{to_text(sx)}", sx)
 
     def storage(self, sx, scope, kinds: tuple, role: str):
         node, _t = self.guard(self.infer, sx, scope)
         if isinstance(node, Poison):
             return node
         if not isinstance(node, A.Storage) or node.kind not in kinds:
-            self.fail("type", f"{role} must be a storage cell ({' or '.join('(<owner> %s <name>)' % k for k in kinds)}), not {to_text(sx)}", sx)
+            self.fail("type", f"{role} must be a storage cell ({' or '.join(f'(<owner> {k} <name>)' for k in kinds)}), "
+                              f"not {to_text(sx)}", sx)
         return node
 
     def check_const(self, node, what: str = "declare and setup values") -> bool:
         """Report a non-constant expression where a constant is required (declare, setup, board shapes)."""
         bad = self.first_nonconst(node)
         if bad is not None:
-            self.error("type", f"{describe(bad)} is not constant: {what} may use only literals, declared variables and arithmetic", bad)
+            self.error("type", f"{describe(bad)} is not constant: "
+                               f"{what} may use only literals, declared variables and arithmetic", bad)
             return False
         return True
 

@@ -23,7 +23,8 @@ def clause(b: Builder, sx, scope, in_choice: bool):
 
 def _clause(b: Builder, sx, scope, in_choice: bool):
     if isinstance(sx, Atom):
-        b.fail("syntax", f"expected a clause (an action, do, loop, let, atomic or guarded clause), found `{sx.text}`", sx)
+        b.fail("syntax", "expected a clause (an action, do, loop, let, atomic or guarded clause), found "
+                         f"`{sx.text}`", sx)
     if not sx.items:
         b.fail("syntax", "`()` is not a clause", sx)
     head = sx.head
@@ -35,13 +36,16 @@ def _clause(b: Builder, sx, scope, in_choice: bool):
         if w in ACTIONS:
             return b.action(sx, scope, in_choice)
         if w == "choice":
-            b.fail("placement", "a `choice` may only be a program item (or the body of a `let` item), not inside a do, loop or guarded clause", sx)
+            b.fail("placement", "a `choice` may only be a program item (or the body of a `let` item), "
+                                "not inside a do, loop or guarded clause", sx)
         if w == "stage":
             b.fail("placement", "a `stage` may only be a program item", sx)
-        b.fail("syntax", f"expected a clause (an action, do, loop, let, atomic or guarded clause), found {to_text(sx)}", sx)
+        b.fail("syntax", "expected a clause (an action, do, loop, let, atomic or guarded clause), found "
+                         f"{to_text(sx)}", sx)
     if isinstance(head, SList) or (isinstance(head, Atom) and head.kind == "VAR"):
         if len(sx) != 2:
-            b.fail("syntax", f"a guarded clause is (<condition> <clause>), but {to_text(sx)} has {len(sx)} elements", sx)
+            b.fail("syntax", "a guarded clause is (<condition> <clause>), "
+                             f"but {to_text(sx)} has {len(sx)} elements", sx)
         cond = b.expect(head, scope, T.BOOL)
         body = clause(b, sx[1], scope, in_choice)
         return A.Guarded(cond, body, span=sx.span)
@@ -101,9 +105,11 @@ def _item(b: Builder, sx, scope):
     if b.kw(head, "create") and len(sx) > 1 and b.kw(sx[1], "players", "teams"):
         b.fail("placement", f"`create {sx[1].text}` may only appear in setup", sx)
     if b.kw(head, *ACTIONS) or isinstance(head, SList) or (isinstance(head, Atom) and head.kind == "VAR"):
-        b.fail("placement", f"a bare action or guarded clause is not a program item: wrap it in (do (…)): {to_text(sx)}", sx)
+        b.fail("placement", "a bare action or guarded clause is not a program item: wrap it in (do (…)): "
+                            f"{to_text(sx)}", sx)
     if b.kw(head, "setup", "scoring", "declare"):
-        b.fail("syntax", f"`{head.text}` is out of place: a game is (game (declare …)* (setup …) <item>+ (scoring …))", sx)
+        b.fail("syntax", f"`{head.text}` is out of place: "
+                         "a game is (game (declare …)* (setup …) <item>+ (scoring …))", sx)
     b.fail("syntax", f"expected a program item (do, choice, stage, loop, let or atomic), found {to_text(sx)}", sx)
 
 
@@ -136,7 +142,8 @@ def atomic(b: Builder, sx: SList, scope, in_choice: bool, item: bool):
 
 def stage(b: Builder, sx: SList, scope):
     if len(sx) < 4:
-        b.fail("syntax", f"a stage is (stage player|team (end <condition>) <item>+), but {to_text(sx)} has {len(sx)} elements", sx)
+        b.fail("syntax", "a stage is (stage player|team (end <condition>) <item>+), "
+                         f"but {to_text(sx)} has {len(sx)} elements", sx)
     kind = b.need_keyword(sx[1], ("player", "team"), "the stage kind", sx)
     end = b.need_list(sx[2], "(end <condition>)", sx)
     if not (end.items and b.kw(end.head, "end") and len(end) == 2):

@@ -24,7 +24,8 @@ def _piles_args(b: Builder, sx, start, scope, what):
         if t in (ANY, T.PILE) or (t == T.PILES and isinstance(node, A.Collect)):
             return (node,)
         if t == T.PILES:
-            b.fail("type", f"({what} …) takes piles or one (all <coll> 'V <pile>), but {to_text(args[0])} is a PileCollection", args[0])
+            b.fail("type", f"({what} …) takes piles or one (all <coll> 'V <pile>), "
+                           f"but {to_text(args[0])} is a PileCollection", args[0])
         b.fail("type", f"({what} …) takes piles, but {to_text(args[0])} is {article(t)}", args[0])
     return tuple(b.expect(x, scope, T.PILE) for x in args)
 
@@ -51,14 +52,16 @@ def _sort(b: Builder, sx, scope):
 def _run(b: Builder, sx, scope):
     b.arity(sx, 6, shape="(run top|bottom <int> <pile> using <points>)")
     end = b.need_keyword(sx[1], ("top", "bottom"), "top or bottom", sx)
-    return A.RunAtEnd(end, b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.PILE), b.using(sx, 4, scope), span=sx.span), T.PILE
+    return A.RunAtEnd(end, b.expect(sx[2], scope, T.INT), b.expect(sx[3], scope, T.PILE), b.using(sx, 4, scope),
+                      span=sx.span), T.PILE
 
 
 def _partition(b: Builder, sx, scope):
     if len(sx) < 3:
         b.fail("syntax", "(partition <attribute> <pile>+) needs an attribute and at least one pile", sx)
     if len(sx) == 3 and isinstance(sx[2], Atom) and sx[2].kind == "NAME":
-        b.fail("unsupported", f"{to_text(sx)} is the CardStockXam name-last form; write (partition {sx[2].text} <pile>)", sx)
+        b.fail("unsupported", f"{to_text(sx)} is the CardStockXam name-last form; "
+                              f"write (partition {sx[2].text} <pile>)", sx)
     attr = b.expect(sx[1], scope, T.STR)
     return A.Partition(attr, _piles_args(b, sx, 2, scope, "partition"), span=sx.span), T.PILES
 
@@ -70,7 +73,8 @@ def _subsets(b: Builder, sx, scope):
 
 def _tuples(b: Builder, sx, scope):
     b.arity(sx, 5, shape="(tuples <int> <pile> using <points>)")
-    return A.Tuples(b.expect(sx[1], scope, T.INT), b.expect(sx[2], scope, T.PILE), b.using(sx, 3, scope), span=sx.span), T.PILES
+    return A.Tuples(b.expect(sx[1], scope, T.INT), b.expect(sx[2], scope, T.PILE), b.using(sx, 3, scope),
+                    span=sx.span), T.PILES
 
 
 def _run_clauses(b: Builder, sx, start, scope):
@@ -100,7 +104,8 @@ def _isrun(b: Builder, sx, scope):
         b.arity(sx, 4, shape="(isrun <pile> using <points> [(step <int>)] [(cyclic <int>)])")
     node, t = b.guard(b.infer, sx[1], scope)
     if t is not ANY and t not in (T.PILE, T.PILES):
-        b.fail("type", f"isrun tests a Pile (or a PileCollection, read pile after pile), but {to_text(sx[1])} is {article(t)}", sx[1])
+        b.fail("type", f"isrun tests a Pile (or a PileCollection, read pile after pile), but {to_text(sx[1])} is "
+                       f"{article(t)}", sx[1])
     pm = b.using(sx, 2, scope)
     step, cyc = _run_clauses(b, sx, 4, scope)
     return A.IsRun(node, pm, step, cyc, t if t is not ANY else T.PILE, span=sx.span), T.BOOL

@@ -138,20 +138,22 @@ def _arith(b: Builder, sx, scope):
 def _compare(b: Builder, sx, scope):
     op = sx.head.text
     b.arity(sx, 3, shape=f"({op} <a> <b>)")
-    l, lt = b.guard(b.infer, sx[1], scope)
-    r, rt = b.guard(b.infer, sx[2], scope)
+    left, lt = b.guard(b.infer, sx[1], scope)
+    right, rt = b.guard(b.infer, sx[2], scope)
     if op in ("==", "!="):
         t = lt if lt is not ANY else rt
         if lt is not ANY and rt is not ANY:
             if lt != rt:
-                b.fail("type", f"`{op}` compares two values of one type, but {to_text(sx[1])} is {article(lt)}{b.bound_at(sx[1], scope)} and {to_text(sx[2])} is {article(rt)}{b.bound_at(sx[2], scope)}", sx)
+                b.fail("type", f"`{op}` compares two values of one type, but {to_text(sx[1])} is "
+                               f"{article(lt)}{b.bound_at(sx[1], scope)} and {to_text(sx[2])} is "
+                               f"{article(rt)}{b.bound_at(sx[2], scope)}", sx)
             if lt not in COMPARABLE:
                 b.fail("type", f"`{op}` compares Integers, Strings, Cards, Players or Teams, not {lt}s", sx)
-        return A.Compare(op, l, r, t if t is not ANY else T.INT, span=sx.span), T.BOOL
-    for node, t, x in ((l, lt, sx[1]), (r, rt, sx[2])):
+        return A.Compare(op, left, right, t if t is not ANY else T.INT, span=sx.span), T.BOOL
+    for t, x in ((lt, sx[1]), (rt, sx[2])):
         if t is not ANY and t != T.INT:
             b.fail("type", f"`{op}` compares Integers, but {to_text(x)} is {article(t)}{b.bound_at(x, scope)}", x)
-    return A.Compare(op, l, r, T.INT, span=sx.span), T.BOOL
+    return A.Compare(op, left, right, T.INT, span=sx.span), T.BOOL
 
 
 def _logic(b: Builder, sx, scope):
@@ -166,7 +168,8 @@ def _logic(b: Builder, sx, scope):
 
 def _cardatt(b: Builder, sx, scope):
     b.arity(sx, 3, shape="(cardatt <name> <card>)")
-    return A.CardAtt(b.expect(sx[1], scope, T.STR), b.card_ref(sx[2], scope, "the card of cardatt"), span=sx.span), T.STR
+    return A.CardAtt(b.expect(sx[1], scope, T.STR), b.card_ref(sx[2], scope, "the card of cardatt"),
+                     span=sx.span), T.STR
 
 
 def _quant(b: Builder, sx, scope):
@@ -178,14 +181,16 @@ def _quant(b: Builder, sx, scope):
     inner = b.bind(scope, var, elem, sx[2])
     body_sx = sx[3]
     if isinstance(body_sx, SList) and body_sx.items and b.kw(body_sx.head, *ACTIONS, "do"):
-        b.fail("placement", f"({q} … {to_text(body_sx)}) is a loop, which is allowed only where a clause is expected", sx)
+        b.fail("placement", f"({q} … {to_text(body_sx)}) is a loop, "
+                            "which is allowed only where a clause is expected", sx)
     body, bt = b.guard(b.infer, body_sx, inner)
     elem_t = elem if elem is not ANY else T.INT
     if bt is ANY or bt == T.BOOL:
         return A.Quantifier(q, coll, var, body, elem_t, span=sx.span), T.BOOL
     if bt == T.PILE and q == "all":
         return A.Collect(coll, var, body, elem_t, span=sx.span), T.PILES
-    b.fail("type", f"the body of ({q} … 'V <body>) must be a condition{' or a pile' if q == 'all' else ''}, but {to_text(body_sx)} is {article(bt)}", body_sx)
+    b.fail("type", f"the body of ({q} … 'V <body>) must be a condition{' or a pile' if q == 'all' else ''}, but "
+                   f"{to_text(body_sx)} is {article(bt)}", body_sx)
 
 
 def _top_bottom(b: Builder, sx, scope):

@@ -19,7 +19,8 @@ def headless(b: Builder, sx: SList, scope):
     items = sx.items
     head = items[0]
     second = items[1] if len(items) > 1 else None
-    if isinstance(head, Atom) and head.kind == "NAME" and (second is None or (isinstance(second, Atom) and second.kind in ("COMMA", "NAME"))):
+    if isinstance(head, Atom) and head.kind == "NAME" and (
+            second is None or (isinstance(second, Atom) and second.kind in ("COMMA", "NAME"))):
         return name_list(b, sx)
     if b.kw(second, *KINDS):
         b.arity(sx, 3, 4, shape="(<owner> <kind> <name> [<index>])")
@@ -40,8 +41,10 @@ def headless(b: Builder, sx: SList, scope):
         idx_node, it = b.guard(b.infer, head, scope)
         if it is not ANY and it != T.INT:
             if it == T.BOOL:
-                b.fail("placement", f"{to_text(sx)} looks like a guarded clause, which is allowed only where a clause is expected", sx)
-            b.fail("type", f"cannot read {to_text(sx)}: an index must be an Integer, but {to_text(head)} is {article(it)}", head)
+                b.fail("placement", f"{to_text(sx)} looks like a guarded clause, "
+                                    "which is allowed only where a clause is expected", sx)
+            b.fail("type", f"cannot read {to_text(sx)}: an index must be an Integer, but {to_text(head)} is "
+                           f"{article(it)}", head)
         node, t = b.guard(b.infer, second, scope)
         if t == T.PILE:
             return A.CardAt("index", node, idx_node, span=sx.span), T.CARD
@@ -49,7 +52,8 @@ def headless(b: Builder, sx: SList, scope):
             return A.PileAt("index", node, idx_node, span=sx.span), T.PILE
         if t is ANY:
             return Poison(span=sx.span), ANY
-        b.fail("type", f"{to_text(sx)}: indexing needs a Pile or a PileCollection, but {to_text(second)} is {article(t)}", second)
+        b.fail("type", f"{to_text(sx)}: indexing needs a Pile or a PileCollection, but {to_text(second)} is "
+                       f"{article(t)}", second)
     if isinstance(head, Atom) and head.kind == "NAME":
         b.fail("syntax", f"cannot read {to_text(sx)}: a name list is written (A, B, C)", sx)
     b.fail("syntax", f"cannot read {to_text(sx)} as an expression", sx)
@@ -93,7 +97,8 @@ def storage_owner(b: Builder, x, scope):
         if pile_nature(node) == "virtual":
             b.fail("type", f"storage belongs to a stored location, but {to_text(x)} is a computed (virtual) pile", x)
         return node, t
-    b.fail("type", f"a storage owner must be `game`, a Player, a Team, a location or a Card, but {to_text(x)} is {article(t)}", x)
+    b.fail("type", f"a storage owner must be `game`, a Player, a Team, a location or a Card, but {to_text(x)} is "
+                   f"{article(t)}", x)
 
 
 def _game_head(b: Builder, sx, scope):

@@ -2,6 +2,7 @@
 boards, teams, scoring, and the load-time checks of their values."""
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from ...errors import Span
@@ -46,7 +47,8 @@ def attribute(b: Builder, sx) -> A.Attribute:
         if not isinstance(v, SList) or not v.items or not (isinstance(v.head, Atom) and v.head.kind == "NAME"):
             b.fail("deck", f"a value node is (VALUE <attribute>*), found {to_text(v)}", v)
         if any(isinstance(x, Atom) for x in v.items[1:]):
-            b.fail("deck", f"a value node with sub-attributes holds one value: {to_text(v)} mixes the flat and nested shapes", v)
+            b.fail("deck", "a value node with sub-attributes holds one value: "
+                           f"{to_text(v)} mixes the flat and nested shapes", v)
         nodes.append(A.ValueNode(v.head.text, tuple(attribute(b, a) for a in v.items[1:]), span=v.span))
     return A.Attribute(key, tuple(nodes), False, span=sx.span)
 
@@ -84,7 +86,8 @@ def create_board(b: Builder, sx: SList, scope):
     loc_sx = sx[2]
     loc, t = b.guard(b.infer, loc_sx, scope)
     if t is not ANY and not isinstance(loc, A.Location):
-        b.fail("type", f"a board is created on a location family (<owner> <kind> <name>), not {to_text(loc_sx)}", loc_sx)
+        b.fail("type", "a board is created on a location family (<owner> <kind> <name>), not "
+                       f"{to_text(loc_sx)}", loc_sx)
     if isinstance(loc, A.Location):
         if loc.index is not None:
             b.fail("syntax", f"a board is named by (<owner> <kind> <name>) without an index: {to_text(loc_sx)} "
@@ -111,24 +114,24 @@ def create_board(b: Builder, sx: SList, scope):
 
 def setup_form(b: Builder, sx: SList, scope):
     items = sx.items[1:]
-    if not items or not (isinstance(items[0], SList) and len(items[0]) >= 2 and b.kw(items[0].head, "create") and b.kw(items[0][1], "players")):
+    if not items or not (isinstance(items[0], SList) and len(items[0]) >= 2 and b.kw(items[0].head, "create")
+                         and b.kw(items[0][1], "players")):
         b.fail("syntax", "setup must begin with (create players <int>)", items[0] if items else sx)
     cp = items[0]
     b.arity(cp, 3, shape="(create players <int>)")
     players = A.CreatePlayers(b.const(cp[2], scope, T.INT), span=cp.span)
     rest = list(items[1:])
     teams = None
-    if rest and isinstance(rest[0], SList) and len(rest[0]) >= 2 and b.kw(rest[0].head, "create") and b.kw(rest[0][1], "teams"):
+    if (rest and isinstance(rest[0], SList) and len(rest[0]) >= 2 and b.kw(rest[0].head, "create")
+            and b.kw(rest[0][1], "teams")):
         try:
             teams = create_teams(b, rest.pop(0))
         except Fail:
             teams = None
     decks = []
     for d in rest:
-        try:
+        with contextlib.suppress(Fail):  # reported; the other decks are still checked
             decks.append(deck_clause(b, d, scope))
-        except Fail:
-            pass
     if not decks and not rest:
         b.error("syntax", "setup needs at least one (create deck …)", sx)
     return A.Setup(players, teams, tuple(decks), span=sx.span)
@@ -200,8 +203,10 @@ def game(b: Builder, forms: list):
             pass
     if not elems or not (isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, "setup")):
         at = elems[0] if elems else g
-        if elems and isinstance(elems[0], SList) and any(isinstance(e, SList) and e.items and b.kw(e.head, "setup") for e in elems):
-            b.fail("syntax", "declarations come first, then setup: (game (declare …)* (setup …) <item>+ (scoring …))", at)
+        if elems and isinstance(elems[0], SList) and any(isinstance(e, SList) and e.items and b.kw(e.head, "setup")
+                                                         for e in elems):
+            b.fail("syntax", "declarations come first, then setup: "
+                             "(game (declare …)* (setup …) <item>+ (scoring …))", at)
         b.fail("syntax", "expected (setup …) after the declarations", at)
     setup = setup_form(b, elems.pop(0), scope)
     if not elems or not (isinstance(elems[-1], SList) and elems[-1].items and b.kw(elems[-1].head, "scoring")):
@@ -229,7 +234,8 @@ def declare(b: Builder, sx: SList, scope):
         prev = b.declared[var].span
         b.fail("scope", f"'{var} is declared twice (first at {prev.line}:{prev.column})", sx[2])
     if t not in (T.INT, T.STR, T.BOOL, T.STRS, T.INTS, ANY):
-        b.fail("type", f"a declared value must be an Integer, String, Boolean or a name/integer list, not {article(t)}", sx[1])
+        b.fail("type", "a declared value must be an Integer, String, Boolean or a name/integer list, not "
+                       f"{article(t)}", sx[1])
     b.declared[var] = Binding(t, sx[2].span, True)
     return A.Declare(node, var, t if t is not ANY else T.INT, span=sx.span)
 
@@ -280,4 +286,5 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
             b.error("setup", str(e), game.setup.teams)
             return
         if one_based:
-            b.warn("teams-one-based", "team members read as seat numbers counted from 1 (subtracting 1 from each)", game.setup.teams)
+            b.warn("teams-one-based", "team members read as seat numbers counted from 1 (subtracting 1 from each)",
+                   game.setup.teams)

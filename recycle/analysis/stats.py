@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
 
 Z95 = 1.959964
@@ -50,16 +49,6 @@ def describe(xs: Sequence[float]) -> dict:
         "mean": mean(s), "sd": sd(s), "min": s[0], "q1": quantile(s, 0.25),
         "median": quantile(s, 0.5), "q3": quantile(s, 0.75), "max": s[-1],
     }
-
-
-def bootstrap_ci(xs: Sequence[float], seed: int, stat: Callable = mean, b: int = 1000) -> tuple:
-    """Percentile bootstrap 95% interval of stat over xs, resampling with a seeded stream."""
-    if len(xs) < 2:
-        return None, None
-    rng = random.Random(seed)
-    n = len(xs)
-    vals = sorted(stat([xs[rng.randrange(n)] for _ in range(n)]) for _ in range(b))
-    return quantile(vals, 0.025), quantile(vals, 0.975)
 
 
 def bootstrap_apply(n: int, seed: int, fn: Callable, b: int = 1000) -> tuple:

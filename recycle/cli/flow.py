@@ -18,7 +18,18 @@ from ..errors import RecycleError, UsageError
 from ..run.batch import play_run
 from ..visualize.flow import FlowRenderError, write_flow
 from .batches import note_replaced, open_batch
-from .options import SEED_HELP, declared_categories, formats, graph_formats, param, positive, seed_number, share
+from .options import (
+    SEED_HELP,
+    add_game_argument,
+    add_limit_options,
+    add_param_option,
+    declared_categories,
+    formats,
+    graph_formats,
+    positive,
+    seed_number,
+    share,
+)
 
 
 def register(sub) -> None:
@@ -30,15 +41,13 @@ def register(sub) -> None:
                     "edges coloured by what a move reveals. Writes flow.dot and flow.json always, and flow.svg / "
                     "flow.png when Graphviz's `dot` is installed. Prints the derived information categories. Seeds: "
                     + SEED_HELP + "; --seed S draws run 0 of `recycle stats --seed S`.")
-    f.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    add_game_argument(f)
     f.add_argument("--seed", type=seed_number, help="batch seed S (default: drawn from the OS and printed)")
     f.add_argument("--games", "-n", dest="n", type=positive, default=1,
                    help="aggregate N games (default 1); games that end in an error are left out")
     f.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
-    f.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
-                   help="override a declared value of the game (repeatable)")
-    f.add_argument("--max-decisions", type=positive, default=2000, help="decision limit per game (default 2000)")
-    f.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    add_param_option(f)
+    add_limit_options(f)
     f.add_argument("--edge-labels", choices=("none", "count", "runs"), default="none",
                    help="label edges with nothing (default), the card count (mean per game when N > 1) "
                         "or the share of games in which they occurred")

@@ -43,18 +43,34 @@ count = whole(0, "a count")
 seed_number = whole(0, "a seed")
 
 
+def add_game_argument(p: argparse.ArgumentParser) -> None:
+    """GAME: a path or a shipped game's name."""
+    p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+
+
+def add_param_option(p: argparse.ArgumentParser) -> None:
+    """--param NAME=VALUE, repeatable."""
+    p.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
+                   help="override a declared value of the game (repeatable)")
+
+
+def add_limit_options(p: argparse.ArgumentParser, per_game: bool = True) -> None:
+    """--max-decisions and --max-steps."""
+    p.add_argument("--max-decisions", type=positive, default=2000,
+                   help=f"decision limit{' per game' if per_game else ''} (default 2000)")
+    p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+
+
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     """The options of every command that plays a batch: run, stats."""
-    p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    add_game_argument(p)
     p.add_argument("-n", "--games", dest="n", type=count, default=default_n,
                    help=f"number of games (default {default_n})")
     p.add_argument("--seed", type=seed_number, help=SEED_HELP)
     p.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
-    p.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
-                   help="override a declared value of the game (repeatable)")
+    add_param_option(p)
     p.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
-    p.add_argument("--max-decisions", type=positive, default=2000, help="decision limit per game (default 2000)")
-    p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    add_limit_options(p)
     p.add_argument("--out", type=Path,
                    help="write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here")
     p.add_argument("--transcripts", choices=("none", "decisions", "full"), default="decisions",

@@ -17,7 +17,7 @@ from ..players.montecarlo import SearchPlayer
 from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
-from .options import param, positive, seed_number
+from .options import add_game_argument, add_limit_options, add_param_option, positive, seed_number
 
 
 def register(sub) -> None:
@@ -29,15 +29,13 @@ def register(sub) -> None:
                     "(q quits). Other players' decisions are narrated as the (first) human seat may see them. "
                     "Player kinds: H human, R random, F flat Monte Carlo, M IS-MCTS, P PIMC. The game seed is "
                     "derive(S, 'game', 0) for --seed S, as in run 0 of `recycle run --seed S`.")
-    p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    add_game_argument(p)
     p.add_argument("--players", help="one kind per seat, e.g. H,R,M or HMM (default: H then random players)")
     p.add_argument("--seed", type=seed_number, help="seed S (default: drawn from the OS and printed)")
-    p.add_argument("--param", action="append", type=param, default=[], metavar="NAME=VALUE",
-                   help="override a declared value of the game (repeatable)")
+    add_param_option(p)
     p.add_argument("--ai-budget", type=positive, metavar="N",
                    help="budget of the searching players: playouts per option (F), iterations per decision (M, P)")
-    p.add_argument("--max-decisions", type=positive, default=2000, help="decision limit (default 2000)")
-    p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    add_limit_options(p, per_game=False)
     p.add_argument("--transcript", metavar="FILE", help="write the game's transcript (decisions level) here")
     p.set_defaults(func=cmd_play)
 

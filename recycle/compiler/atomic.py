@@ -12,7 +12,7 @@ from ..engine.recording import EventSink
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from .context import Compiler, Form, _straight
-from .options import _EnumerationBudget, _Found, _Reject, _walk_clauses
+from .options import _EnumerationBudget, _Found, _Reject, _walk_clauses, in_sequence
 
 _err = GameRuntimeError
 
@@ -138,19 +138,7 @@ def sim_item(cx: Compiler, it, sc):
 
 
 def sim_items(cx: Compiler, items, sc):
-    sims = tuple(sim_item(cx, it, sc) for it in items)
-    L = len(sims)
-    if L == 1:
-        return sims[0]
-
-    def seq(st, env, k):
-        def chain(i, st, env):
-            if i == L:
-                k(st, env)
-            else:
-                sims[i](st, env, lambda st2, env2: chain(i + 1, st2, env2))
-        chain(0, st, env)
-    return seq
+    return in_sequence([sim_item(cx, it, sc) for it in items])
 
 
 def sim_choice(cx: Compiler, ch: A.Choice, sc):

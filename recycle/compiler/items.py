@@ -265,11 +265,11 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
     p.code[p_exit] = leave
 
 
-def scoring(cx: Compiler, sc_node: A.Scoring, sc):
-    f = cx.expr(sc_node.expr, sc)
+def per_player(cx: Compiler, f, what: str):
+    """A function of the state giving f's value for every player, each in turn the current player (§15)."""
     n = cx.n
 
-    def score(st):
+    def values(st):
         c = st.pcyc
         env = st.env
         out = []
@@ -279,31 +279,18 @@ def scoring(cx: Compiler, sc_node: A.Scoring, sc):
             try:
                 out.append(f(st, env))
             except GameRuntimeError as e:
-                raise e.with_context(f"while scoring player {q}") from None
+                raise e.with_context(f"while {what} player {q}") from None
             finally:
                 del c[-2:]
         return out
 
-    return score
+    return values
+
+
+def scoring(cx: Compiler, sc_node: A.Scoring, sc):
+    return per_player(cx, cx.expr(sc_node.expr, sc), "scoring")
 
 
 def tiebreak_keys(cx: Compiler, sc_node: A.Scoring, sc):
     fs = [cx.expr(x, sc) for x in sc_node.tiebreaks]
-    n = cx.n
-
-    def keys(st):
-        c = st.pcyc
-        env = st.env
-        out = []
-        for q in range(n):
-            c.append(q)
-            c.append(-1)
-            try:
-                out.append(tuple(f(st, env) for f in fs))
-            except GameRuntimeError as e:
-                raise e.with_context(f"while computing the tie-break keys of player {q}") from None
-            finally:
-                del c[-2:]
-        return out
-
-    return keys
+    return per_player(cx, lambda st, env: tuple(f(st, env) for f in fs), "computing the tie-break keys of")

@@ -66,19 +66,24 @@ def s_do(cx: Compiler, n: A.Do, sc):
             straight.append(c)
     if straight:
         groups.append(_straight(c_do(cx, A.Do(tuple(straight)), sc)))
-    if len(groups) == 1:
-        return groups[0]
-    sims = tuple(groups)
+    return in_sequence(groups)
+
+
+def in_sequence(sims):
+    """One CPS walker running the given walkers one after another: each continues into the next (§6.7)."""
+    if len(sims) == 1:
+        return sims[0]
+    sims = tuple(sims)
     L = len(sims)
 
-    def do(st, env, k):
+    def seq(st, env, k):
         def chain(i, st, env):
             if i == L:
                 k(st, env)
             else:
                 sims[i](st, env, lambda st2, env2: chain(i + 1, st2, env2))
         chain(0, st, env)
-    return do
+    return seq
 
 
 def s_any(cx: Compiler, n: A.Loop, sc):

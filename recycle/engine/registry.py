@@ -48,9 +48,6 @@ class Registry:
 
     # ------------------------------------------------------------ registries
 
-    def owner_code_player(self, p: int) -> int:
-        return 1 + p
-
     def owner_json(self, code: int) -> str:
         if code == 0:
             return "table"

@@ -74,10 +74,6 @@ class GameResult:
     def provisional(self) -> bool:
         return self.outcome == "limit"
 
-    @property
-    def error_message(self) -> str | None:
-        return self.error.text if self.error else None
-
     def to_dict(self) -> dict:
         """A JSON-ready summary (the `end` line of a transcript plus details)."""
         return {

@@ -298,14 +298,6 @@ class State:
 
     # Mutable, so unhashable: a class that defines __eq__ and not __hash__ gets __hash__ = None.
 
-    @property
-    def current_player(self) -> int:
-        return self.pcyc[-2]
-
-    @property
-    def current_team(self) -> int:
-        return self.tcyc[-1]
-
     def __repr__(self) -> str:
         return (f"<State pc={self.pc} status={STATUS_NAMES.get(self.status)} decisions={self.decisions} "
                 f"player={self.pcyc[-2] if self.pcyc else None}>")

@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 
 import attrs
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from ..errors import Diagnostic, InternalError, LoadError, Span
 from .source import SourceFile
@@ -266,13 +266,3 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 
     forms = [convert(c) for c in tree.children]
     return forms, errors
-
-
-def parse_tree(text: str) -> Tree:
-    """The raw Lark parse tree of a text (used by tests to check the grammar itself)."""
-    try:
-        return _parser().parse(text.lstrip("\ufeff"))
-    except UnexpectedInput:
-        raise
-    except LarkError:  # pragma: no cover - Lark's other failures are bugs
-        raise

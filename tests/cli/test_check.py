@@ -2,13 +2,17 @@
 missing files and bad flags — always one clear report, never a traceback."""
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import re
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+import recycle
 from recycle.cli import main
 from support import FIXTURES
 
@@ -151,8 +155,14 @@ def test_bad_usage(argv, capsys):
     assert len(err.strip().splitlines()) == 1, err
 
 
+def console_script() -> str | None:
+    """The `recycle` script of the environment running the tests (its bin folder need not be on PATH)."""
+    beside = Path(sys.executable).parent / "recycle"
+    return str(beside) if beside.is_file() else shutil.which("recycle")
+
+
 def test_installed_console_script(needs_corpus):
-    exe = shutil.which("recycle")
+    exe = console_script()
     if exe is None:
         pytest.skip("the recycle console script is not installed")
     game = needs_corpus / "valet" / "Agram3.rcy"
@@ -164,3 +174,19 @@ def test_installed_console_script(needs_corpus):
     assert proc.returncode == 1
     [entry] = json.loads(proc.stdout)
     assert [(e["line"], e["column"], e["class"]) for e in entry["errors"]] == [(108, 34, "type")]
+
+
+def test_version_everywhere(capsys):
+    """`recycle --version`, `python -m recycle --version` and the package agree with pyproject.toml."""
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"recycle {recycle.__version__}"
+    proc = subprocess.run([sys.executable, "-m", "recycle", "--version"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"recycle {recycle.__version__}"
+    meta = importlib.metadata.version("recycle")
+    assert meta == recycle.__version__
+
+
+def test_the_package_is_typed():
+    assert (Path(recycle.__file__).parent / "py.typed").is_file()

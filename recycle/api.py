@@ -97,12 +97,12 @@ class Game:
         """The declared values the game was compiled with (overrides applied)."""
         return dict(self.program.declared)
 
-    def start(self, seed: int = 0, *, max_decisions: int = 2000, max_steps: int = 10000) -> GameState:
-        """A new game from a seed, run to its first decision (or its end)."""
+    def start(self, seed: int = 0, *, max_decisions: int | None = None, max_steps: int | None = None) -> GameState:
+        """A new game from a seed, run to its first decision (or its end); limits default to the game's."""
         return GameState(self, self.program.new_game(seed, max_decisions, max_steps))
 
-    def play(self, players: Sequence[object], seed: int = 0, *, max_decisions: int = 2000,
-             max_steps: int = 10000) -> GameResult:
+    def play(self, players: Sequence[object], seed: int = 0, *, max_decisions: int | None = None,
+             max_steps: int | None = None) -> GameResult:
         """A whole game with one player per seat (API players or engine players); its result."""
         seats = [p if isinstance(p, engine_players.Player) else _EnginePlayer(self, p) for p in players]
         return play_game(self.program, seed, seats, max_decisions, max_steps)

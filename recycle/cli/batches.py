@@ -23,8 +23,9 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     sess = GameSession.open(path, params)
     lineup = parse_lineup(args.players, sess.n_players)
     seed = args.seed if args.seed is not None else new_seed()
-    spec = BatchSpec(str(path), params, tuple(lineup), seed, args.max_decisions, args.max_steps,
-                     args.transcripts if args.out else "none")
+    decisions = args.max_decisions if args.max_decisions is not None else sess.prog.max_decisions
+    steps = args.max_steps if args.max_steps is not None else sess.prog.max_steps
+    spec = BatchSpec(str(path), params, tuple(lineup), seed, decisions, steps, args.transcripts if args.out else "none")
     return sess, spec
 
 

@@ -56,9 +56,10 @@ def add_param_option(p: argparse.ArgumentParser) -> None:
 
 def add_limit_options(p: argparse.ArgumentParser, per_game: bool = True) -> None:
     """--max-decisions and --max-steps."""
-    p.add_argument("--max-decisions", type=positive, default=2000,
-                   help=f"decision limit{' per game' if per_game else ''} (default 2000)")
-    p.add_argument("--max-steps", type=positive, default=10000, help="step limit between decisions (default 10000)")
+    p.add_argument("--max-decisions", type=positive,
+                   help=f"decision limit{' per game' if per_game else ''} (default: the game's (limits …), else 2000)")
+    p.add_argument("--max-steps", type=positive,
+                   help="step limit between decisions (default: the game's (limits …), else 10000)")
 
 
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:

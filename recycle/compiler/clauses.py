@@ -92,7 +92,25 @@ def c_repeat_all(cx: Compiler, n: A.RepeatAll, sc):
 
 
 # An atomic block run directly is in atomic.CLAUSES; any other clause is an action.
+def c_if(cx: Compiler, n: A.If, sc):
+    cond = cx.expr(n.cond, sc)
+    then = cx.clause(n.then, sc)
+    if n.orelse is None:
+        def if_(st, env):
+            if cond(st, env):
+                then(st, env)
+        return if_
+    orelse = cx.clause(n.orelse, sc)
+
+    def if_else(st, env):
+        if cond(st, env):
+            then(st, env)
+        else:
+            orelse(st, env)
+    return if_else
+
+
 FORMS: dict[type, Form] = {
     A.Do: c_do, A.Guarded: c_guarded, A.Loop: c_loop, A.Let: c_let, A.Repeat: c_repeat,
-    A.RepeatAll: c_repeat_all,
+    A.RepeatAll: c_repeat_all, A.If: c_if,
 }

@@ -38,9 +38,9 @@ def e_indexed(cx: Compiler, n: A.Indexed, sc):
     return indexed
 
 
-def _pile_args(cx: Compiler, args, sc):
-    """Closure giving the list of card lists of `<pile>+` or one `(all …)` collector."""
-    if len(args) == 1 and type(args[0]) is A.Collect:
+def _pile_args(cx: Compiler, args, sc, collection: bool = False):
+    """Closure giving the list of card lists of `<pile>+` or of one collection of piles (such as a collector)."""
+    if len(args) == 1 and (collection or type(args[0]) is A.Collect):
         pf = cx.expr(args[0], sc)
 
         def from_collect(st, env):
@@ -52,7 +52,7 @@ def _pile_args(cx: Compiler, args, sc):
 
 
 def e_setop(cx: Compiler, n: A.SetOp, sc):
-    af = _pile_args(cx, n.args, sc)
+    af = _pile_args(cx, n.args, sc, n.collection)
     if n.op == "union":
         def union(st, env):
             out = []
@@ -233,7 +233,7 @@ def e_pile_at(cx: Compiler, n: A.PileAt, sc):
 
 
 def e_partition(cx: Compiler, n: A.Partition, sc):
-    af = _pile_args(cx, n.args, sc)
+    af = _pile_args(cx, n.args, sc, n.collection)
     c, a = cx.const(n.attribute, sc)
     atf = None if c else cx.expr(n.attribute, sc)
 
@@ -273,7 +273,26 @@ def e_collect(cx: Compiler, n: A.Collect, sc):
     return collect
 
 
+def e_pile_test(cx: Compiler, n: A.PileTest, sc):
+    """`(subset P Q)`: every card of P lies in Q; `(contains P C)`: C lies in P (a card that is none does not)."""
+    pf = refs.cards(cx, n.pile, sc)
+    if n.test == "contains":
+        cf = cx.expr(n.other, sc)
+
+        def contains(st, env):
+            c = cf(st, env)
+            return c is not None and c in pf(st, env)
+        return contains
+    qf = refs.cards(cx, n.other, sc)
+
+    def subset(st, env):
+        inside = set(qf(st, env))
+        return all(c in inside for c in pf(st, env))
+    return subset
+
+
 FORMS: dict[type, Form] = {
+    A.PileTest: e_pile_test,
     A.Indexed: e_indexed, A.SetOp: e_setop, A.Filter: e_filter, A.Sort: e_sort, A.Slice: e_slice,
     A.RunAtEnd: e_run_at_end, A.Runs: e_runs, A.IsRun: e_isrun, A.Fold: e_fold, A.Tuples: e_tuples,
     A.PileAt: e_pile_at, A.Partition: e_partition, A.Subsets: e_subsets, A.Collect: e_collect,

@@ -24,12 +24,17 @@ KIND_CODE = {A.Visibility.VISIBLE: 0, A.Visibility.INVISIBLE: 1, A.Visibility.HI
 Form = Callable[["Compiler", Any, dict], Callable]
 
 
+# A program item's generator: (compile context, node, scope, enclosing stage spans) -> None; it emits ops.
+ItemForm = Callable[["Compiler", Any, dict, tuple], None]
+
+
 class Forms(NamedTuple):
     """One table per kind of form, AST node class -> its compiler (assembled in `registry`)."""
     expressions: dict[type, Form]
     clauses: dict[type, Form]     # clauses run directly; a class missing here is an action
     actions: dict[type, Form]
     sims: dict[type, Form]        # clauses compiled for option building (continuation-passing)
+    items: dict[type, ItemForm]   # program items, emitted as ops of the flat program
 
 
 class Compiler:
@@ -44,6 +49,9 @@ class Compiler:
         self._clauses = forms.clauses
         self._actions = forms.actions
         self._sims = forms.sims
+        self._items = forms.items
+        # Inside an `ask`, the slot of the player asked: the chooser of the decisions emitted there.
+        self.chooser_slot: int | None = None
         # Set by driver.build before any form is compiled (they depend on the player count).
         self.n = 0
         self.nt = 0
@@ -54,6 +62,7 @@ class Compiler:
         self.has_atomic = False
         self.has_capacity = False
         self.boards: dict = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
+        self.meld_cache: Any = None  # the CardInfo cache of the meld forms (compiler.melds.MeldCache)
 
     def new_slot(self) -> int:
         s = self.nslots
@@ -104,6 +113,14 @@ class Compiler:
             raise InternalError(f"no compiler for {type(n).__name__} at {n.span}")
         return f(self, n, sc)
 
+    def gen_items(self, items, sc, stages: tuple) -> None:
+        """Emit the ops of program items, each by the generator of its class."""
+        for it in items:
+            f = self._items.get(type(it))
+            if f is None:
+                raise InternalError(f"no item generator for {type(it).__name__} at {it.span}")
+            f(self, it, sc, stages)
+
     def sim(self, n, sc):
         """Compile a clause for option building: `f(st, env, k)` calls k once per complete path."""
         if not _branches(n):
@@ -130,6 +147,10 @@ def _branches(n) -> bool:
         return n.quant == "any" or _branches(n.body)
     if t is A.Do:
         return any(_branches(c) for c in n.clauses)
-    if t is A.Guarded or t is A.Let or t is A.Repeat:
+    if t is A.Guarded or t is A.Let or t is A.Repeat or t is A.CallClause:
         return _branches(n.body)
+    if t is A.Either:
+        return True
+    if t is A.If:
+        return _branches(n.then) or (n.orelse is not None and _branches(n.orelse))
     return False

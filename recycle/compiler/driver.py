@@ -11,7 +11,7 @@ from ..lang.consts import board_problem, board_values, const_value, declared_val
 from ..lang.load import Loaded, load_game
 from .actions import deck_clause
 from .context import KIND_CODE, Compiler
-from .items import gen_items, scoring, tiebreak_keys
+from .items import scoring, tiebreak_keys
 from .registry import FORMS
 
 __all__ = ["compile_game", "compile_loaded", "load_program"]
@@ -88,6 +88,10 @@ def build(cx: Compiler) -> None:
             team_of[m] = ti
     p.team_of = team_of
     p.direction = game.scoring.direction
+    if game.limits is not None:
+        lim = game.limits
+        p.max_decisions = const_value(lim.decisions, consts) if lim.decisions is not None else p.max_decisions
+        p.max_steps = const_value(lim.steps, consts) if lim.steps is not None else p.max_steps
     cx.n, cx.nt = n, len(teams)
     cx.others_p = [tuple(q for q in range(n) if q != c) for c in range(n)]
     cx.others_t = [tuple(q for q in range(cx.nt) if q != c) for c in range(cx.nt)]
@@ -105,7 +109,7 @@ def build(cx: Compiler) -> None:
     # setup decks (compiled like actions, run below on the template)
     setup_fns = [deck_clause(cx, d, sc) for d in game.setup.decks]
     # program items
-    gen_items(cx, game.items, sc, ())
+    cx.gen_items(game.items, sc, ())
     end_pc = cx.emit(None, game.scoring.span, ())
     p.code[end_pc] = p.finish
     p.score_fn = scoring(cx, game.scoring, sc)
@@ -144,8 +148,8 @@ def blank_state(cx: Compiler) -> State:
     st.seed = None
     st.decisions = 0
     st.steps = 0
-    st.max_decisions = 2000
-    st.max_steps = 10000
+    st.max_decisions = p.max_decisions
+    st.max_steps = p.max_steps
     st.opts = None
     st.chooser = None
     st.records = []
@@ -160,6 +164,7 @@ def blank_state(cx: Compiler) -> State:
     st.sampling = None
     st.sampler = None
     st.active = None
+    st.hands = []
     return st
 
 

@@ -247,6 +247,8 @@ def e_not(cx: Compiler, n: A.Not, sc):
 
 
 def e_compare(cx: Compiler, n: A.Compare, sc):
+    if n.type == T.PILE:
+        return _compare_piles(cx, n, sc)
     a = refs.ply_raw(cx, n.left, sc) if n.type == T.PLAYER else cx.expr(n.left, sc)
     op = n.op
     cb, vb = cx.const(n.right, sc)
@@ -434,7 +436,36 @@ def e_team_as_players(cx: Compiler, n: A.TeamAsPlayers, sc):
     return lambda st, env: teams[f(st, env)]
 
 
+def _compare_piles(cx: Compiler, n: A.Compare, sc):
+    """`(== P Q)` on piles: the same cards, in any order; `!=` its negation."""
+    af = refs.cards(cx, n.left, sc)
+    bf = refs.cards(cx, n.right, sc)
+    same = n.op == "=="
+
+    def compare(st, env):
+        a, b = af(st, env), bf(st, env)
+        return (len(a) == len(b) and sorted(a) == sorted(b)) == same
+    return compare
+
+
+def e_if(cx: Compiler, n: A.IfExpr, sc):
+    cond = cx.expr(n.cond, sc)
+    then = cx.expr(n.then, sc)
+    orelse = cx.expr(n.orelse, sc)
+    return lambda st, env: then(st, env) if cond(st, env) else orelse(st, env)
+
+
+def e_card_as_pile(cx: Compiler, n: A.CardAsPile, sc):
+    cf = cx.expr(n.card, sc)
+
+    def card_as_pile(st, env):
+        c = cf(st, env)
+        return [] if c is None else [c]
+    return card_as_pile
+
+
 FORMS: dict[type, Form] = {
+    A.IfExpr: e_if, A.CardAsPile: e_card_as_pile,
     A.IntLit: e_lit, A.Name: e_lit, A.Var: e_var, A.Storage: e_storage, A.Arith: e_arith,
     A.IntFn: e_intfn, A.Random: e_random, A.Size: e_size, A.Sum: e_sum, A.Score: e_score,
     A.ScoreExtreme: e_score_extreme, A.Pid: e_pid, A.CardAtt: e_cardatt, A.Logic: e_logic,

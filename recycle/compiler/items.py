@@ -9,30 +9,25 @@ import random
 
 from ..engine import algorithms as alg
 from ..engine.ops import REDO, undo_to
-from ..engine.state import WAITING, Option
+from ..engine.state import DCL, WAITING, Option
 from ..errors import GameRuntimeError
 from ..lang import ast as A
 from ..lang.consts import walk
 from .atomic import sim_atomic
-from .context import Compiler
+from .context import Compiler, ItemForm
 from .options import _EnumerationBudget, _walk_clauses
 
 _err = GameRuntimeError
 
 
-def gen_items(cx: Compiler, items, sc, stages) -> None:
-    for it in items:
-        t = type(it)
-        if t is A.Stage:
-            gen_stage(cx, it, sc, stages)
-        elif t is A.Choice:
-            gen_choice(cx, it, sc, stages)
-        elif t is A.Let and type(it.body) is A.Choice:
-            gen_let_choice(cx, it, sc, stages)
-        elif t is A.Atomic and type(it.body) is not A.Do:
-            gen_atomic_item(cx, it, sc, stages)
-        else:
-            gen_exec_item(cx, it, sc, stages)
+def is_item_only(n) -> bool:
+    """Does this node need the program counter (a decision, a stage, a loop of items), rather than run as a clause?"""
+    t = type(n)
+    if t is A.Let:
+        return is_item_only(n.body)
+    if t is A.Atomic:
+        return type(n.body) is not A.Do
+    return t in ITEM_ONLY
 
 
 def gen_exec_item(cx: Compiler, it, sc, stages) -> None:
@@ -55,21 +50,39 @@ def gen_exec_item(cx: Compiler, it, sc, stages) -> None:
     p.code[pc] = op
 
 
-def gen_let_choice(cx: Compiler, it: A.Let, sc, stages) -> None:
-    vf = cx.expr(it.value, sc)
+def gen_let_item(cx: Compiler, it: A.Let, sc, stages) -> None:
+    """A `let` item: run as a clause, or, around a decision or other item, an op binding the value first."""
+    if not is_item_only(it.body):
+        gen_exec_item(cx, it, sc, stages)
+        return
     s, sc2 = cx.bind(sc, it.var)
-    pc = cx.emit(None, it.span, stages)
-    nxt = pc + 1
+    gen_bind(cx, ((s, cx.expr(it.value, sc)),), it.span, stages)
+    cx.gen_items((it.body,), sc2, stages)
 
-    def op(st):
-        env = st.env
-        env[s] = vf(st, env)
-        st.pc = nxt
+
+def gen_bind(cx: Compiler, binds, span, stages) -> None:
+    """An op giving variable slots their values, every value read before any slot is set, then the next op."""
+    pc = cx.emit(None, span, stages)
+    nxt = pc + 1
+    if len(binds) == 1:
+        [(s, vf)] = binds
+
+        def op(st):
+            env = st.env
+            env[s] = vf(st, env)
+            st.pc = nxt
+    else:
+        slots = tuple(s for s, _ in binds)
+        reads = tuple(vf for _, vf in binds)
+
+        def op(st):
+            env = st.env
+            vals = [vf(st, env) for vf in reads]
+            for s, v in zip(slots, vals, strict=True):
+                env[s] = v
+            st.pc = nxt
 
     cx.p.code[pc] = op
-    ch = it.body
-    assert type(ch) is A.Choice  # gen_items sends a let here only when its body is a choice
-    gen_choice(cx, ch, sc2, stages)
 
 
 def option_builder(cx: Compiler, sims):
@@ -89,7 +102,7 @@ def option_builder(cx: Compiler, sims):
             p.atomic_paths = 0
             smp = st.sampling
             st.sampler = (random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
-                          if smp is not None and smp[st.pcyc[-2]] else None)
+                          if smp is not None and smp[st.chooser] else None)
 
         def finish(st, env):
             if log:
@@ -115,27 +128,49 @@ def option_builder(cx: Compiler, sims):
 
 
 def gen_choice(cx: Compiler, ch: A.Choice, sc, stages) -> None:
+    gen_decision(cx, ch.clauses, ch.span, sc, stages, "choice")
+
+
+# The option an optional step adds after its own: take none of them.
+DECLINE = Option(((DCL,),))
+
+
+def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: bool = False) -> None:
+    """A decision point: its options built from its clauses (§6.7), chosen by the current player or, inside
+    an `ask`, by the player the ask is asking (cx.chooser_slot).  An optional step adds a pass (DECLINE)
+    and is skipped, as one step and no decision, when its clauses give no option."""
     p = cx.p
-    sims = [cx.sim(c, sc) for c in ch.clauses]
-    span = ch.span
+    sims = [cx.sim(c, sc) for c in clauses]
     pc = cx.emit(None, span, stages)
     p.choice_span[pc] = span
+    nxt = pc + 1
     limit = p._limit
-    ctx = f"while building the options of the choice at {span}"
+    ctx = f"while building the options of the {what} at {span}"
     build = option_builder(cx, sims)
+    asked = cx.chooser_slot
 
     def op(st):
         if st.decisions >= st.max_decisions:
             limit(st, "decisions", span)
             return
-        st.chooser = st.pcyc[-2]
+        st.chooser = st.pcyc[-2] if asked is None else st.env[asked]
         try:
             opts = build(st)
         except GameRuntimeError as e:
             raise e.with_context(ctx) from None
         if not opts:
-            raise _err("no-option", f"no legal option for player {st.chooser} at this choice "
+            if optional:
+                s = st.steps + 1
+                if s > st.max_steps:
+                    limit(st, "steps", span)
+                    return
+                st.steps = s
+                st.pc = nxt
+                return
+            raise _err("no-option", f"no legal option for player {st.chooser} at this {what} "
                        f"(decision {st.decisions + 1})", span)
+        if optional:
+            opts.append(DECLINE)
         st.opts = opts
         st.status = WAITING
 
@@ -198,7 +233,7 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
     p_enter = cx.emit(None, stg.span, inner)
     p_test1 = cx.emit(None, endspan, inner)
     body = len(p.code)
-    gen_items(cx, stg.items, sc, inner)
+    cx.gen_items(stg.items, sc, inner)
     p_test2 = cx.emit(None, endspan, inner)
     p_adv = cx.emit(None, stg.span, inner)
     p_exit = cx.emit(None, stg.span, stages)
@@ -294,3 +329,25 @@ def scoring(cx: Compiler, sc_node: A.Scoring, sc):
 def tiebreak_keys(cx: Compiler, sc_node: A.Scoring, sc):
     fs = [cx.expr(x, sc) for x in sc_node.tiebreaks]
     return per_player(cx, lambda st, env: tuple(f(st, env) for f in fs), "computing the tie-break keys of")
+
+
+def gen_atomic_or_exec(cx: Compiler, it: A.Atomic, sc, stages) -> None:
+    if type(it.body) is A.Do:
+        gen_exec_item(cx, it, sc, stages)
+    else:
+        gen_atomic_item(cx, it, sc, stages)
+
+
+# Node classes that are items only; a `let` or `atomic` item is one when its body is (is_item_only).
+ITEM_ONLY = (A.Stage, A.Choice, A.OptionalStep, A.Ask, A.While, A.Match, A.CallItem)
+
+# node class -> fn(cx, node, scope, stages): the program items (turns.py adds the decisions and loops
+# of rummy-style turns).
+FORMS: dict[type, ItemForm] = {
+    A.Stage: gen_stage,
+    A.Choice: gen_choice,
+    A.Let: gen_let_item,
+    A.Atomic: gen_atomic_or_exec,
+    A.Do: gen_exec_item,
+    A.Loop: gen_exec_item,
+}

@@ -203,4 +203,44 @@ def s_repeat(cx: Compiler, n: A.Repeat, sc):
 
 
 # Branching clauses (see context._branches); an atomic block's form is in atomic.SIMS.
-FORMS: dict[type, Form] = {A.Do: s_do, A.Loop: s_loop, A.Guarded: s_guarded, A.Let: s_let, A.Repeat: s_repeat}
+def s_if(cx: Compiler, n: A.If, sc):
+    cond = cx.expr(n.cond, sc)
+    then = cx.sim(n.then, sc)
+    orelse = cx.sim(n.orelse, sc) if n.orelse is not None else None
+
+    def if_(st, env, k):
+        if cond(st, env):
+            then(st, env, k)
+        elif orelse is not None:
+            orelse(st, env, k)
+        else:
+            k(st, env)
+    return if_
+
+
+def s_either(cx: Compiler, n: A.Either, sc):
+    """A branch point over alternatives: each clause continues the path on its own, from the same state."""
+    alts = tuple(cx.sim(c, sc) for c in n.clauses)
+    sampling = cx.has_atomic  # inside an atomic block's random walk one alternative is drawn (E4)
+
+    def either(st, env, k):
+        act = st.active if sampling else None
+        if act is not None:
+            alts[act.randrange(len(alts))](st, env, k)
+            return
+        log = st.log
+        mark = len(log)
+        for alt in alts:
+            try:  # noqa: SIM105 - as in _walk_clauses
+                alt(st, env, k)
+            except _Reject:
+                pass
+            while len(log) > mark:
+                op = log.pop()
+                UNDO[op[0]](st, op)
+    return either
+
+
+FORMS: dict[type, Form] = {
+    A.Do: s_do, A.Loop: s_loop, A.Guarded: s_guarded, A.Let: s_let, A.Repeat: s_repeat, A.If: s_if, A.Either: s_either,
+}

@@ -175,6 +175,14 @@ def pile(cx: Compiler, n, sc):
     return cx.expr(n, sc)
 
 
+def holds_pile(n) -> bool:
+    """Can this Pile-typed expression's value be a stored pile (a pile id) rather than a list of cards?"""
+    t = type(n)
+    if t is A.Location or t is A.PileAt or t is A.CellAt:
+        return True
+    return (t is A.Var or t is A.CallExpr or t is A.IfExpr) and n.type == T.PILE
+
+
 def cards(cx: Compiler, n, sc):
     """Closure giving the card list of a pile expression (read-only; may be the live list)."""
     t = type(n)
@@ -183,7 +191,7 @@ def cards(cx: Compiler, n, sc):
         if s is not None:
             return lambda st, env: st.piles[s]
         return lambda st, env: st.piles[f(st, env)]
-    if t is A.Var or t is A.PileAt or t is A.CellAt:
+    if t is A.Var or t is A.PileAt or t is A.CellAt or holds_pile(n):
         f = cx.expr(n, sc)
 
         def cards(st, env):
@@ -195,9 +203,7 @@ def cards(cx: Compiler, n, sc):
 
 def iter(cx: Compiler, n, sc):
     """Closure giving the elements of a collection, safe to iterate while the loop body changes the state."""
-    t = type(n)
-    pile_typed = (t is A.Location or (t is A.Var and n.type == T.PILE) or t is A.PileAt or t is A.CellAt)
-    if pile_typed:
+    if holds_pile(n):
         f = cards(cx, n, sc)
         return lambda st, env: list(f(st, env))
     return coll(cx, n, sc)
@@ -205,8 +211,7 @@ def iter(cx: Compiler, n, sc):
 
 def coll(cx: Compiler, n, sc):
     """Closure giving the elements of any collection (cards of a pile, piles, players, …), read-only."""
-    t = type(n)
-    if t is A.Location or (t is A.Var and n.type == T.PILE) or t is A.PileAt or t is A.CellAt:
+    if holds_pile(n):
         return cards(cx, n, sc)
     return cx.expr(n, sc)
 

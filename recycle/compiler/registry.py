@@ -8,13 +8,17 @@ dispatches on the tables, imports none of them.
 """
 from __future__ import annotations
 
-from . import actions, atomic, boards, clauses, collections, expressions, options
-from .context import Form, Forms
+from typing import TypeVar
+
+from . import actions, atomic, boards, clauses, collections, definitions, expressions, items, melds, options, turns
+from .context import Forms
+
+F = TypeVar("F")
 
 
-def _merge(*tables: dict[type, Form]) -> dict[type, Form]:
+def _merge(*tables: dict[type, F]) -> dict[type, F]:
     """One table from several; a class claimed twice is a mistake, caught at import time."""
-    out: dict[type, Form] = {}
+    out: dict[type, F] = {}
     for t in tables:
         twice = out.keys() & t.keys()
         if twice:
@@ -23,9 +27,11 @@ def _merge(*tables: dict[type, Form]) -> dict[type, Form]:
     return out
 
 
-EXPRESSIONS = _merge(expressions.FORMS, collections.FORMS, boards.FORMS)
-CLAUSES = _merge(clauses.FORMS, atomic.CLAUSES)  # a clause missing here is looked up in ACTIONS
+EXPRESSIONS = _merge(expressions.FORMS, collections.FORMS, boards.FORMS, melds.FORMS, definitions.EXPRESSIONS,
+                     turns.EXPRESSIONS)
+CLAUSES = _merge(clauses.FORMS, atomic.CLAUSES, definitions.CLAUSES)  # a clause missing here is an action
 ACTIONS = _merge(actions.FORMS)
-SIMS = _merge(options.FORMS, atomic.SIMS)  # only clauses with a branch point (context._branches)
+SIMS = _merge(options.FORMS, atomic.SIMS, definitions.SIMS)  # only clauses with a branch point (context._branches)
+ITEMS = _merge(items.FORMS, turns.FORMS, definitions.ITEMS)
 
-FORMS = Forms(expressions=EXPRESSIONS, clauses=CLAUSES, actions=ACTIONS, sims=SIMS)
+FORMS = Forms(expressions=EXPRESSIONS, clauses=CLAUSES, actions=ACTIONS, sims=SIMS, items=ITEMS)

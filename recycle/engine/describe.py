@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from .ops import REDO
-from .state import FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, VDEL, Option, PointMap, State
+from .state import DCL, FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, VDEL, Option, PointMap, State
 
 if TYPE_CHECKING:
     from .program import Program
@@ -25,7 +25,7 @@ class ActionInfo:
 
     `card` is the card's text, or None when the viewer cannot see it (the text then names it by
     its position); `source` and `destination` are location texts (`p1 iloc HAND`) where the
-    action has them.  Kinds: move, remember, forget, swap, shuffle, set, cycle, pass.
+    action has them.  Kinds: move, remember, forget, swap, shuffle, set, cycle, pass, decline.
     """
 
     kind: str
@@ -79,6 +79,8 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
             out.append(ActionInfo("cycle", f"cycle {which} p{op[3] + 1}"))
         elif code == PASS:
             out.append(ActionInfo("pass", "turn pass"))
+        elif code == DCL:
+            out.append(ActionInfo("decline", "pass"))
         if ghost is not None and code != VDEL:
             REDO[code](ghost, op)
     return out

@@ -246,7 +246,7 @@ def _u_adv(st, op):
 
 
 UNDO = (_u_mv, _u_rem, _u_fgt, _u_swp, _u_swc, _u_shf, _u_set, _u_pcy, _u_pass, _u_vdel,
-        _u_ovr, _u_cpu, _u_cpo, _u_adv)
+        _u_ovr, _u_cpu, _u_cpo, _u_adv, _u_pass)
 
 
 def undo_to(st: State, mark: int) -> None:
@@ -338,7 +338,7 @@ def _r_adv(st, op):
 
 
 REDO = (_r_mv, _r_rem, _r_fgt, _r_swp, _r_swc, _r_shf, _r_set, _r_pcy, _u_pass, _u_pass,
-        _r_ovr, _u_cpo, _r_cpo, _r_adv)
+        _r_ovr, _u_cpo, _r_cpo, _r_adv, _u_pass)
 
 
 def redo_logged(st: State, op: tuple) -> None:

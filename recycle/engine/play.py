@@ -19,7 +19,8 @@ def samples_atomic(player) -> bool:
     return bool(v)
 
 
-def play_game(prog: Program, seed: int, players, max_decisions: int = 2000, max_idle_steps: int = 10000,
+def play_game(prog: Program, seed: int, players, max_decisions: int | None = None,
+              max_idle_steps: int | None = None,
               recorder=None) -> GameResult:
     """Play one game with one player object per seat; the result's `.choices` is the transcript core."""
     players = list(players)

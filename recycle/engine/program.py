@@ -34,6 +34,9 @@ from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, Option, State
 # How many random paths the random player tries through an atomic block before the
 # block contributes no option (extensions E4; docs/language.md, "atomic").
 ATOMIC_ATTEMPTS = 100
+# The default limits (language spec §16.4): decisions per game, and steps between two decisions.
+DEFAULT_MAX_DECISIONS = 2000
+DEFAULT_MAX_STEPS = 10000
 
 
 class Program(Registry):
@@ -61,6 +64,9 @@ class Program(Registry):
         self.setup_events: list = []  # (deck, pid, cards) of setup, for recorders
         self.nslots = 0
         self.source_hash: str | None = None
+        # The limits a game plays under unless its caller gives others: the game file's (limits …), else these.
+        self.max_decisions = DEFAULT_MAX_DECISIONS
+        self.max_steps = DEFAULT_MAX_STEPS
         self.keys_fn: Callable[[State], list[tuple]] | None = None  # tie-break keys per player (E5)
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
@@ -69,7 +75,7 @@ class Program(Registry):
 
     # ------------------------------------------------------------ playing
 
-    def new_game(self, seed: int, max_decisions: int = 2000, max_idle_steps: int = 10000,
+    def new_game(self, seed: int, max_decisions: int | None = None, max_idle_steps: int | None = None,
                  recorder=None, sampling=None) -> State:
         """A fresh game (declares and setup done) advanced to its first decision point or its end.
 
@@ -79,8 +85,8 @@ class Program(Registry):
         st = self.template.clone()
         st.rng = random.Random(seed)
         st.seed = seed
-        st.max_decisions = max_decisions
-        st.max_steps = max_idle_steps
+        st.max_decisions = max_decisions if max_decisions is not None else self.max_decisions
+        st.max_steps = max_idle_steps if max_idle_steps is not None else self.max_steps
         st.sampling = tuple(bool(x) for x in sampling) if sampling is not None and any(sampling) else None
         if recorder is not None:
             sink = EventSink(self, recorder)
@@ -177,9 +183,11 @@ class Program(Registry):
 
     def _end_event(self, st: State) -> None:
         r = self.result(st)
-        st.rec.raw({"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
-                    "scores": r.scores, "ranks": r.ranks, "win_share": r.shares,
-                    "error": r.error.text if r.error else None})
+        ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
+              "scores": r.scores, "ranks": r.ranks, "win_share": r.shares, "error": r.error.text if r.error else None}
+        if r.hands:  # a match: the scores above are the match's, these each hand's
+            ev["hands"] = r.hands
+        st.rec.raw(ev)
 
     def finish(self, st: State) -> None:
         """The END op: score every player (§15)."""
@@ -222,9 +230,8 @@ class Program(Registry):
                 ranks, shares = alg.competition_ranks(scores, self.direction, st.keys)
                 winners = [p for p, r in enumerate(ranks) if r == 1]
         return GameResult(outcome, reason, st.seed, self.direction, records, scores, ranks, shares, winners,
-                          limit, error, self.warnings, [r[3] for r in st.records], score_error)
-
-    # ------------------------------------------------------------ descriptions (§6.9)
+                          limit, error, self.warnings, [r[3] for r in st.records], score_error,
+                          [list(h) for h in st.hands])
 
     # ------------------------------------------------------------ descriptions and visibility
 

@@ -65,6 +65,7 @@ class GameResult:
     warnings: tuple = ()
     choices: list[int] = attrs.Factory(list)
     score_error: ErrorInfo | None = None  # a run-time error while scoring a limit outcome
+    hands: list[list[int]] = attrs.Factory(list)  # in a match, each finished hand's score per player
 
     @property
     def n_decisions(self) -> int:
@@ -89,4 +90,5 @@ class GameResult:
             "limit": attrs.asdict(self.limit) if self.limit else None,
             "error": self.error.text if self.error else None,
             "warnings": [getattr(w, "message", str(w)) for w in self.warnings],
+            "hands": self.hands,
         }

@@ -62,7 +62,8 @@ KIND_WORDS = ("vloc", "iloc", "hloc", "oloc", "mem")
 #   CPO  (CPO, which, values)                               cycle popped
 #   ADV  (ADV, which, old_values, new_values)               innermost cycle advanced by a stage (player: (current,
 #                                                         queued); team: (current,))
-MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, VDEL, OVR, CPU, CPO, ADV = range(14)
+#   DCL  (DCL,)                                          the pass of an optional step: no effect
+MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, VDEL, OVR, CPU, CPO, ADV, DCL = range(15)
 
 
 class PointMap:
@@ -168,6 +169,7 @@ class State:
         "decisions",
         "env",
         "error",
+        "hands",
         "keys",
         "limit",
         "log",
@@ -223,6 +225,7 @@ class State:
     sampling: tuple[bool, ...] | None
     sampler: random.Random | None
     active: random.Random | None
+    hands: list[tuple[int, ...]]  # each finished hand's score per player, in a match
 
     def clone(self) -> State:
         """An independent copy (rng state included); the copy carries no recorder."""
@@ -262,6 +265,7 @@ class State:
         c.boards = self.boards
         c.keys = self.keys
         c.sampling = self.sampling
+        c.hands = self.hands[:]
         c.sampler = None
         c.active = None
         return c
@@ -290,7 +294,7 @@ class State:
             m -= 1
         return (self.pc, self.status, piles[:n], self.where, vals[:m], self.pcyc, self.tcyc,
                 self.env, self.catt, self.cmeta.deck, self.cmeta.serial, self.decisions, self.steps, self.boards,
-                self.rng.getstate() if self.rng is not None else None)
+                self.hands, self.rng.getstate() if self.rng is not None else None)
 
     def __eq__(self, other):
         """Equal game situations: piles, storage, cycles, variables, cards, counters and rng state."""

@@ -13,6 +13,7 @@ from ..errors import UsageError
 from . import ast as A
 from . import values
 from .ast import T
+from .meldrules import MeldRules
 
 
 class ConstError(Exception):
@@ -52,7 +53,19 @@ def const_value(node, env: dict):
         return all(vals) if node.op == "and" else any(vals)
     if isinstance(node, A.Not):
         return not const_value(node.arg, env)
+    if isinstance(node, A.MeldRulesForm):
+        return meld_rules(node, env)
     raise ConstError("not a constant expression", node)
+
+
+def meld_rules(node: A.MeldRulesForm, env: dict) -> MeldRules:
+    """The rules a `(meldrules …)` form describes; a rule that makes no sense raises ConstError at the form."""
+    size = const_value(node.size, env) if node.size is not None else 3
+    wild = tuple(tuple((const_value(c.key, env), const_value(c.value, env)) for c in cond) for cond in node.wild)
+    try:
+        return MeldRules(node.rank, node.ranks, node.suit, node.ace, wild, size, node.distinct)
+    except ValueError as e:
+        raise ConstError(str(e), node) from None
 
 
 def _arith_value(op: str, vals: list) -> int:

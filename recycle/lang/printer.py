@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast as A
+from .reader import Atom
 
 Doc = str | list
 Render = Callable[[Any], Doc]
@@ -115,11 +116,71 @@ RULES: dict[type, Rule] = {
     A.Setup: lambda n, d: ["setup", d(n.players)] + ([d(n.teams)] if n.teams else []) + [d(x) for x in n.decks],
     A.Scoring: lambda n, d: ["scoring", n.direction, d(n.expr)]
     + ([["tiebreak", *map(d, n.tiebreaks)]] if n.tiebreaks else []),
-    A.Game: lambda n, d: ["game", *map(d, n.declares), d(n.setup), *map(d, n.items), d(n.scoring)],
+    A.Game: lambda n, d: ["game", *map(d, n.declares), *map(d, n.definitions), *([d(n.limits)] if n.limits else []),
+                          d(n.setup), *map(d, n.items), d(n.scoring)],
+    # definitions, conditionals, alternatives, decisions, loops, matches, limits
+    A.Define: lambda n, d: ["define", [n.name, *map(_var, n.params)] if n.params else n.name, sexp_doc(n.body)],
+    A.CallExpr: lambda n, d: [n.name, *map(d, n.args)],
+    A.CallClause: lambda n, d: [n.name, *map(d, n.args)],
+    A.CallItem: lambda n, d: [n.name, *map(d, n.args)],
+    A.IfExpr: lambda n, d: ["if", d(n.cond), d(n.then), d(n.orelse)],
+    A.If: lambda n, d: ["if", d(n.cond), d(n.then)] + ([d(n.orelse)] if n.orelse is not None else []),
+    A.Either: lambda n, d: _do_like(d, "either", n.clauses),
+    A.OptionalStep: lambda n, d: _do_like(d, "optional", n.clauses),
+    A.Ask: lambda n, d: ["ask", d(n.players), _var(n.var), d(n.body)],
+    A.While: lambda n, d: ["while", d(n.cond), *map(d, n.items)],
+    A.Match: lambda n, d: ["match", ["end", d(n.end)], ["score", d(n.score)], *map(d, n.items)],
+    A.MatchScore: lambda n, d: ["matchscore", d(n.player)],
+    A.Limits: lambda n, d: ["limits"] + ([["decisions", d(n.decisions)]] if n.decisions is not None else [])
+    + ([["steps", d(n.steps)]] if n.steps is not None else []),
+    # piles and melds
+    A.CardAsPile: lambda n, d: d(n.card),
+    A.PileTest: lambda n, d: [n.test, d(n.pile), d(n.other)],
+    A.MeldRulesForm: lambda n, d: _meldrules(n, d),
+    A.MeldTest: lambda n, d: [n.test, d(n.pile), "using", d(n.rules)],
+    A.Melds: lambda n, d: ["melds", d(n.pile), "using", d(n.rules)],
+    A.Deadwood: lambda n, d: [n.what, d(n.pile), "using", d(n.rules), d(n.points)],
+    A.Fits: lambda n, d: ["fits", d(n.card), d(n.meld), "using", d(n.rules)],
 }
 
 
 BINDERS = {"any", "all", "filter", "let", "sum", "max", "min"}
+
+
+def _meldrules(n, d: Render) -> list:
+    out = ["meldrules", ["rank", n.rank, [", ".join(n.ranks)]]]
+    if n.suit is not None:
+        out.append(["suit", n.suit])
+    if n.ace != "low":
+        out.append(["ace", n.ace])
+    if n.wild:
+        out.append(["wild", *[d(c[0]) if len(c) == 1 else [d(x) for x in c] for c in n.wild]])
+    if n.size is not None:
+        out.append(["size", d(n.size)])
+    if n.distinct:
+        out.append(["distinct"])
+    return out
+
+
+def sexp_doc(x) -> Doc:
+    """The layout document of an S-expression as read (a definition's body): atoms as written."""
+    if isinstance(x, Atom):
+        return x.text
+    out: list = []
+    items = list(x.items)
+    i = 0
+    while i < len(items):
+        it = items[i]
+        if isinstance(it, Atom) and it.kind == "COMMA" and out and isinstance(out[-1], str):
+            out[-1] += ","
+        elif (isinstance(it, Atom) and it.kind == "DOTDOT" and out and isinstance(out[-1], str)
+              and i + 1 < len(items) and isinstance(items[i + 1], Atom)):
+            out[-1] += ".." + items[i + 1].text
+            i += 1
+        else:
+            out.append(sexp_doc(it))
+        i += 1
+    return out
 
 
 def _run_clauses(n, d: Render) -> list:

@@ -23,7 +23,7 @@ from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
 
 @attrs.frozen(slots=True)
 class Atom:
-    """A token: kind is NAME, VAR, INT, KEYWORD, OP, COMMA, COLON or DOTDOT."""
+    """A token: kind is NAME, VAR, INT, KEYWORD, OP, COMMA, COLON, DOTDOT or TEXT (quoted, for extends)."""
 
     kind: str
     text: str
@@ -35,6 +35,8 @@ class Atom:
             return int(self.text)
         if self.kind == "VAR":
             return self.text[1:]
+        if self.kind == "TEXT":
+            return self.text[1:-1]
         return self.text
 
     def __str__(self) -> str:
@@ -111,7 +113,8 @@ def _lexical_message(ch: str) -> str:
     if ch == "'":
         return "`'` must be followed by an uppercase variable name, e.g. 'P"
     if ch == '"':
-        return "there are no quoted strings in RECYCLE: names are bare uppercase words"
+        return ("quoted text must close on the same line; RECYCLE quotes only the base game of "
+                "(extends \"…\"): names are bare uppercase words")
     if not ch.isascii():
         return f"character {ch!r} (U+{ord(ch):04X}) is not allowed outside comments"
     return f"character {ch!r} is not allowed outside comments"

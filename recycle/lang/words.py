@@ -13,7 +13,13 @@ KEYWORDS = frozenset(
 # pass can give them meaning and precise errors.
 EXTENSION_KEYWORDS = frozenset(
     ["board", "square", "hex", "capacity", "cells", "cell", "row", "col", "directions", "neighbors", "ray", "line",
-     "components", "ply", "clear", "step", "cyclic", "isrun", "atomic", "require", "tiebreak", "override"]
+     "components", "ply", "clear", "step", "cyclic", "isrun", "atomic", "require", "tiebreak", "override",
+     # definitions, conditionals, alternatives, optional and out-of-turn decisions, loops, matches, limits
+     "define", "if", "either", "optional", "ask", "while", "match", "matchscore", "limits", "decisions", "steps",
+     "extends",
+     # piles and melds
+     "subset", "contains", "meldrules", "rank", "suit", "ace", "low", "high", "both", "around", "wild", "distinct",
+     "isset", "ismeld", "melds", "bestmelds", "deadwood", "fits"]
 )
 UNSUPPORTED_WORDS = {
     "put": "`put points` is pre-0.5 syntax; use (set (<owner> points NAME) (...))",

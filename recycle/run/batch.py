@@ -54,8 +54,8 @@ class BatchSpec:
     params: dict
     lineup: tuple
     seed: int
-    max_decisions: int = 2000
-    max_idle_steps: int = 10000
+    max_decisions: int | None = None  # None: the game's own limit (its (limits …), else the default)
+    max_idle_steps: int | None = None
     transcript_level: str = "none"  # none | decisions | full
     ai_budget: int | None = None  # budget of the searching players (None: their defaults)
     estimates: bool = False  # record the §3.5 estimates of searching players

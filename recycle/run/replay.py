@@ -1,7 +1,6 @@
 """Replaying a transcript exactly (flow-and-analytics §5.3): the recorded choices, checked one by one."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -76,15 +75,16 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
                                  "give it with --game") from None
     warnings = []
     data = read_bytes(gp)
-    digest = hashlib.sha256(data).hexdigest()
+    params = head.get("params") or {}
+    # A variant's digest covers the games it builds on: it is known once the file is loaded.
+    sess = GameSession.from_source(SourceFile.from_bytes(data, gp), params.get("declares") or None)
+    digest = sess.sha256
     if digest != head["sha256"]:
         msg = (f"{gp}: the game file changed since the transcript was written "
                f"(sha256 {digest[:12]}… != {head['sha256'][:12]}…)")
         if not force:
             raise UsageError(msg + "; use --force to replay anyway")
         warnings.append(msg)
-    params = head.get("params") or {}
-    sess = GameSession.from_source(SourceFile.from_bytes(data, gp), params.get("declares") or None)
     if head["players"] != sess.n_players:
         raise UsageError(f"{path}: the transcript is for {head['players']} players, but {gp} has {sess.n_players}")
     lineup = head.get("lineup") or ["S"] * sess.n_players

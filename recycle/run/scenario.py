@@ -38,7 +38,7 @@ class Scenario:
         if fresh:
             st.rng = random.Random(seed)
             st.seed = seed
-            st.max_decisions, st.max_steps = 2000, 10000
+            st.max_decisions, st.max_steps = prog.max_decisions, prog.max_steps
         sc = cls(prog, st)
         return sc
 

@@ -43,12 +43,13 @@ class _Recorder:
 class GameSession:
     """A game file loaded and compiled once, with the parameters it was opened with."""
 
-    def __init__(self, path: Path, prog: Program, params: dict, source: SourceFile):
+    def __init__(self, path: Path, prog: Program, params: dict, source: SourceFile, sha256: str | None = None):
         self.path = Path(path)
         self.prog = prog
         self.params = dict(params)
         self.source = source  # the text it was compiled from: worker processes compile the same text
-        self.sha256 = source.sha256
+        # what transcripts record: the file's digest, or for a variant one over it and the games it builds on
+        self.sha256 = sha256 if sha256 is not None else source.sha256
 
     @classmethod
     def open(cls, path, params: dict | None = None) -> GameSession:
@@ -58,8 +59,9 @@ class GameSession:
     @classmethod
     def from_source(cls, source: SourceFile, params: dict | None = None) -> GameSession:
         """Check and compile a game text already read (as worker processes do with the parent's text)."""
-        prog = compile_loaded(load_source(source, params or None), params or None)
-        return cls(Path(source.filename), prog, params or {}, source)
+        loaded = load_source(source, params or None)
+        prog = compile_loaded(loaded, params or None)
+        return cls(Path(source.filename), prog, params or {}, source, loaded.sha256)
 
     @property
     def name(self) -> str:
@@ -84,9 +86,14 @@ class GameSession:
         }
 
     def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: int | None = None,
-             max_decisions: int = 2000, max_idle_steps: int = 10000, level: str = "none",
+             max_decisions: int | None = None, max_idle_steps: int | None = None, level: str = "none",
              players: list | None = None) -> RunRecord:
-        """Play one game; `level` none|decisions|full decides the transcript kept in the record."""
+        """Play one game; `level` none|decisions|full decides the transcript kept in the record.
+
+        Limits left out (None) are the game's own: its (limits …), else the defaults.
+        """
+        max_decisions = self.prog.max_decisions if max_decisions is None else max_decisions
+        max_idle_steps = self.prog.max_steps if max_idle_steps is None else max_idle_steps
         if players is None:
             players = [registry.make(c) for c in lineup]
         rec = _Recorder(level == "full")

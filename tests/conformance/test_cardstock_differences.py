@@ -5,14 +5,12 @@ after the table is covered by the ``test_unchanged_*`` tests at the end.
 """
 from __future__ import annotations
 
-import inspect
 from collections import Counter
 
 import pytest
 
 from recycle.compiler import compile_game
 from recycle.engine.play import play_game
-from recycle.engine.program import Program
 from recycle.engine.state import KIND_WORDS
 from recycle.errors import LoadError
 from recycle.lang import parse_game, parse_source
@@ -508,8 +506,9 @@ def test_row_42_step_limit_outcome_limit_scored_provisionally():
 
 
 def test_row_42_default_step_guard_is_10000():
-    """§18 row 42: the default `max_idle_steps` is 10000."""
-    assert inspect.signature(Program.new_game).parameters["max_idle_steps"].default == 10000
+    """§18 row 42: the default `max_idle_steps` is 10000 (for a game that declares no limits of its own)."""
+    p = G("(stage player (end (== 1 2)) " + PASS + ")")
+    assert p.new_game(1).max_steps == 10000
 
 
 def test_row_43_decision_limit():
@@ -518,7 +517,7 @@ def test_row_43_decision_limit():
     res = play_game(p, 1, [RandomPlayer()] * 2, max_decisions=7)
     assert res.outcome == "limit"
     assert len(res.decisions) == 7
-    assert inspect.signature(Program.new_game).parameters["max_decisions"].default == 2000
+    assert p.new_game(1).max_decisions == 2000
 
 
 def test_row_44_tied_top_score_all_win_sharing():

@@ -191,10 +191,11 @@ class Indexed(Expr):
 
 @attrs.frozen(slots=True)
 class SetOp(Expr):
-    """`(union|intersect|disjunction <pile>+)` or with one `(all …)` collector."""
+    """`(union|intersect|disjunction <pile>+)`, or of one collection of piles (`collection`, from the types)."""
 
     op: str
     args: tuple[Expr, ...]
+    collection: bool = attrs.field(default=False, eq=False)
 
 
 @attrs.frozen(slots=True)
@@ -243,6 +244,7 @@ class PileAt(Expr):
 class Partition(Expr):
     attribute: Expr
     args: tuple[Expr, ...]
+    collection: bool = attrs.field(default=False, eq=False)  # args is one collection of piles
 
 
 @attrs.frozen(slots=True)
@@ -447,3 +449,50 @@ class Condition(Node):
 class Award(Node):
     conditions: tuple[Condition, ...]
     points: Expr
+
+
+# ---------------------------------------------------------------- definitions, conditionals, piles
+
+
+@attrs.frozen(slots=True)
+class CallExpr(Expr):
+    """`(NAME arg …)` of a definition whose body is a value: the body checked at this use, its parameters bound."""
+
+    name: str
+    args: tuple[Expr, ...]
+    params: tuple[str, ...]
+    body: Expr
+    type: T
+
+
+@attrs.frozen(slots=True)
+class IfExpr(Expr):
+    """`(if <bool> <value> <value>)`: one of two values, the condition evaluated first."""
+
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    type: T
+
+
+@attrs.frozen(slots=True)
+class CardAsPile(Expr):
+    """A card where a pile is expected: the one-card pile holding it (empty when it designates no card)."""
+
+    card: Expr
+
+
+@attrs.frozen(slots=True)
+class PileTest(Expr):
+    """`(subset P Q)`: every card of P lies in Q; `(contains P C)`: the card C lies in P."""
+
+    test: str  # "subset" | "contains"
+    pile: Expr
+    other: Expr
+
+
+@attrs.frozen(slots=True)
+class MatchScore(Expr):
+    """`(matchscore <player>)`: the sum of the player's scores over the hands of the match played so far."""
+
+    player: Expr

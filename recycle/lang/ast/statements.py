@@ -1,6 +1,8 @@
 """Action, clause, item and game nodes: what a game does and how it is laid out."""
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from .expressions import Award, BoardShape, Expr, Location, Storage
@@ -183,7 +185,98 @@ class Stage(Node):
     items: tuple[Node, ...]
 
 
+@attrs.frozen(slots=True)
+class If(Node):
+    """`(if <bool> <clause> [<clause>])`: the condition chooses one branch before either runs."""
+
+    cond: Expr
+    then: Node
+    orelse: Node | None = None
+
+
+@attrs.frozen(slots=True)
+class Either(Node):
+    """`(either (<clause>+))` inside a choice: each clause is a separate alternative (a branch point)."""
+
+    clauses: tuple[Node, ...]
+
+
+@attrs.frozen(slots=True)
+class CallClause(Node):
+    """`(NAME arg …)` of a definition used as a clause: its body checked at this use, its parameters bound."""
+
+    name: str
+    args: tuple[Expr, ...]
+    params: tuple[str, ...]
+    body: Node
+
+
+@attrs.frozen(slots=True)
+class CallItem(Node):
+    """`(NAME arg …)` of a definition used as a program item."""
+
+    name: str
+    args: tuple[Expr, ...]
+    params: tuple[str, ...]
+    body: Node
+
+
+@attrs.frozen(slots=True)
+class OptionalStep(Node):
+    """`(optional (<clause>+))`: a decision offering its options and a pass; skipped when it has no option."""
+
+    clauses: tuple[Node, ...]
+
+
+@attrs.frozen(slots=True)
+class Ask(Node):
+    """`(ask <players> 'V <decision>)`: each player in turn makes the decision, whose turn it is unchanged."""
+
+    players: Expr
+    var: str
+    body: Node  # a Choice or an OptionalStep, possibly inside lets
+    elem: T = T.PLAYER
+
+
+@attrs.frozen(slots=True)
+class While(Node):
+    """`(while <bool> <item>+)`: the items again and again while the condition holds, the turn unchanged."""
+
+    cond: Expr
+    items: tuple[Node, ...]
+
+
+@attrs.frozen(slots=True)
+class Match(Node):
+    """`(match (end <bool>) (score <int>) <item>+)`: hand after hand until the condition; each hand's
+    score per player is recorded and adds to the player's match score."""
+
+    end: Expr
+    score: Expr
+    items: tuple[Node, ...]
+
+
 # ---------------------------------------------------------------- game
+
+
+@attrs.frozen(slots=True)
+class Define(Node):
+    """`(define (NAME 'P …) BODY)`: a named, parameterised expression, clause or item, checked where it is used.
+
+    `body` is the form as written (an S-expression): its meaning depends on where it is used.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    body: Any
+
+
+@attrs.frozen(slots=True)
+class Limits(Node):
+    """`(limits [(decisions N)] [(steps N)])`: this game's own decision and step limits."""
+
+    decisions: Expr | None = None
+    steps: Expr | None = None
 
 
 @attrs.frozen(slots=True)
@@ -223,3 +316,6 @@ class Game(Node):
     setup: Setup
     items: tuple[Node, ...]
     scoring: Scoring
+    definitions: tuple[Define, ...] = ()
+    limits: Limits | None = None
+    base: str | None = attrs.field(default=None, eq=False)  # what (extends "…") named: the game is merged

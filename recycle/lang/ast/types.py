@@ -25,6 +25,7 @@ class T(enum.StrEnum):
     INTS = "IntegerCollection"
     GROUPS = "GroupCollection"  # a collection of PileCollections: `components` (extensions E1)
     POINTS = "PointMap"
+    RULES = "MeldRules"  # how cards form melds (meldrules)
 
     def __str__(self) -> str:  # messages say "a Pile", not "T.PILE"
         return self.value

@@ -1,6 +1,8 @@
 """The typed pass: S-expressions -> checked AST, with every load-time error and warning (language spec §3, §19)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...errors import Diagnostic
 from .. import ast as A
 from ..source import SourceFile
@@ -11,10 +13,12 @@ from .setup import check_setup, game
 __all__ = ["check_game"]
 
 
-def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic],
-               params: dict) -> tuple[A.Game | None, list[Diagnostic], list[Diagnostic]]:
-    """Check the top-level forms of one file: (the game or None, errors, warnings)."""
-    b = Builder(src)
+def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic], params: dict,
+               sources: Mapping[str, SourceFile] | None = None) -> tuple[A.Game | None, list[Diagnostic],
+                                                                        list[Diagnostic]]:
+    """Check the top-level forms of one file (`sources`: the files of the games it builds on): (the game or
+    None, errors, warnings); a mistake reached twice (a definition used twice) is reported once."""
+    b = Builder(src, sources)
     b.warnings.extend(warnings)
     try:
         checked = game(b, forms)
@@ -22,4 +26,15 @@ def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic],
         checked = None
     if checked is not None and not b.errors:
         check_setup(b, checked, params)
-    return checked, b.errors, b.warnings
+    return checked, _once(b.errors), _once(b.warnings)
+
+
+def _once(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set = set()
+    out = []
+    for d in diags:
+        key = (d.span, d.cls, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out

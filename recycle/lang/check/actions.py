@@ -10,7 +10,7 @@ from .. import ast as A
 from ..ast import T
 from ..reader import Atom, SList, to_text
 from ..signatures import ACTIONS, STORAGE_KINDS, STORAGE_TYPES, pile_nature
-from . import clauses, setup
+from . import clauses, definitions, setup
 from .base import ANY, Fail, Poison, article
 
 if TYPE_CHECKING:
@@ -161,8 +161,10 @@ def _repeat(b: Builder, sx, scope, in_choice):
         body = clauses.loop(b, body_sx, scope, in_choice)
     elif isinstance(body_sx, SList) and body_sx.items and b.kw(body_sx.head, *ACTIONS):
         body = b.action(body_sx, scope, in_choice)
+    elif definitions.is_use(b, body_sx):
+        body = clauses.clause(b, body_sx, scope, in_choice)
     else:
-        b.fail("syntax", f"repeat repeats an action or a loop, not {to_text(body_sx)}", body_sx)
+        b.fail("syntax", f"repeat repeats an action, a loop or a definition's use, not {to_text(body_sx)}", body_sx)
     return A.Repeat(count, body, span=sx.span)
 
 

@@ -38,6 +38,17 @@ class Binding:
     declared: bool = False
 
 
+@attrs.frozen
+class Definition:
+    """A `define` as written: its name, parameters (with where each is bound), body form and position."""
+
+    name: str
+    params: tuple[str, ...]
+    param_spans: tuple[Span, ...]
+    body: Any  # the body's S-expression: it is checked at each use, in the context of that use
+    span: Span
+
+
 def describe(node: A.Node) -> str:
     """The node as RECYCLE text for messages, e.g. `(size (game vloc X))`."""
     try:

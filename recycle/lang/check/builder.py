@@ -9,7 +9,7 @@ compatible with everything, so one mistake does not cascade into a dozen.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NoReturn, TypeGuard
 
 import attrs
@@ -20,8 +20,8 @@ from ..ast import T
 from ..reader import Atom, SList, to_text
 from ..signatures import ACTIONS
 from ..source import SourceFile
-from . import references
-from .base import ANY, Binding, Fail, Poison, article, describe
+from . import definitions, references
+from .base import ANY, Binding, Definition, Fail, Poison, article, describe
 from .registry import ACTIONS as ACTION_FORMS
 from .registry import EXPRESSIONS
 
@@ -29,30 +29,41 @@ from .registry import EXPRESSIONS
 class Builder:
     """Turns the S-expressions of one file into a typed `ast.Game`, collecting diagnostics."""
 
-    CONST_NODES = (A.IntLit, A.Name, A.Var, A.Arith, A.IntFn, A.NameList, A.Range, A.Compare, A.Logic, A.Not, Poison)
+    CONST_NODES = (A.IntLit, A.Name, A.Var, A.Arith, A.IntFn, A.NameList, A.Range, A.Compare, A.Logic, A.Not,
+                   A.MeldRulesForm, Poison)
 
-    def __init__(self, src: SourceFile):
+    def __init__(self, src: SourceFile, sources: Mapping[str, SourceFile] | None = None):
         self.src = src
+        # every file whose forms are checked here (a variant and the games it builds on), by name
+        self.sources: dict[str, SourceFile] = {src.filename: src, **(sources or {})}
         self.errors: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []
         self.declared: dict[str, Binding] = {}
         self.atomic_depth = 0  # > 0 while the body of an `atomic` block is being built
+        self.definitions: dict[str, Definition] = {}
+        self.expanding: list[str] = []  # the definitions whose bodies are being checked, outermost first
+        self.call_notes: list[str] = []  # "in (NAME …) used at L:C", for messages inside a definition's body
+        self.used: set[str] = set()  # definitions used at least once
 
     def action(self, sx: SList, scope, in_choice: bool):
         """An action form, by its head (the table of `registry`)."""
         return ACTION_FORMS[sx.head.text](self, sx, scope, in_choice)
 
-    def error(self, cls: str, message: str, at, notes=()) -> None:
+    def diag(self, severity: str, cls: str, message: str, at, notes=()) -> Diagnostic:
+        """A diagnostic at a form or span, with the source line of the file it stands in."""
         span = at.span if not isinstance(at, Span) else at
-        self.errors.append(self.src.diag("error", cls, message, span, notes))
+        src = self.sources.get(span.file, self.src)
+        return src.diag(severity, cls, message, span, (*notes, *reversed(self.call_notes)))
+
+    def error(self, cls: str, message: str, at, notes=()) -> None:
+        self.errors.append(self.diag("error", cls, message, at, notes))
 
     def fail(self, cls: str, message: str, at, notes=()) -> NoReturn:
         self.error(cls, message, at, notes)
         raise Fail()
 
     def warn(self, cls: str, message: str, at) -> None:
-        span = at.span if not isinstance(at, Span) else at
-        self.warnings.append(self.src.diag("warning", cls, message, span))
+        self.warnings.append(self.diag("warning", cls, message, at))
 
     def guard(self, fn: Callable, *args):
         """Run fn(*args); on failure return a Poison node so checking can go on."""
@@ -106,6 +117,8 @@ class Builder:
             return node
         if want == T.PLAYERS and t == T.TEAM:
             return A.TeamAsPlayers(node, span=node.span)
+        if want == T.PILE and t == T.CARD:
+            return A.CardAsPile(node, span=node.span)
         self.type_error(t, want, sx, scope)
         return Poison(span=sx.span)
 
@@ -150,6 +163,8 @@ class Builder:
                                            f"{to_text(sx)} cannot stand where a value is expected", sx)
                 self.fail("syntax", f"`{head.text}` cannot begin a form here: {to_text(sx)}", sx)
             return fn(self, sx, scope)
+        if isinstance(head, Atom) and head.kind == "NAME" and head.text in self.definitions:
+            return definitions.call_expr(self, sx, scope)
         return references.headless(self, sx, scope)
 
     def atom(self, a: Atom, scope):
@@ -163,6 +178,9 @@ class Builder:
             if b is None:
                 self.fail("scope", f"variable {a.text} is not bound here (no enclosing binder or declare)", a)
             return A.Var(a.value, b.type, span=a.span), b.type
+        if k == "TEXT":
+            self.fail("syntax", f"quoted text such as {a.text} names only the base game of (extends \"…\"): "
+                                "names in RECYCLE are bare uppercase words", a)
         if k == "KEYWORD":
             if a.text in ("player", "team"):
                 return A.AllOf(a.text, span=a.span), (T.PLAYERS if a.text == "player" else T.TEAMS)

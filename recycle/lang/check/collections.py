@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from .. import ast as A
 from ..ast import T
 from ..reader import Atom, to_text
+from . import melds
 from .base import ANY, article
 
 if TYPE_CHECKING:
@@ -21,17 +22,18 @@ def _piles_args(b: Builder, sx, start, scope, what):
         b.fail("syntax", f"({what} …) needs at least one pile", sx)
     if len(args) == 1:
         node, t = b.guard(b.infer, args[0], scope)
-        if t in (ANY, T.PILE) or (t == T.PILES and isinstance(node, A.Collect)):
-            return (node,)
-        if t == T.PILES:
-            b.fail("type", f"({what} …) takes piles or one (all <coll> 'V <pile>), "
-                           f"but {to_text(args[0])} is a PileCollection", args[0])
-        b.fail("type", f"({what} …) takes piles, but {to_text(args[0])} is {article(t)}", args[0])
-    return tuple(b.expect(x, scope, T.PILE) for x in args)
+        if t in (ANY, T.PILE, T.PILES):
+            return (node,), t == T.PILES
+        if t == T.CARD:
+            return (b.coerce(node, t, T.PILE, args[0]),), False
+        b.fail("type", f"({what} …) takes piles or one collection of piles, but {to_text(args[0])} is "
+                       f"{article(t)}", args[0])
+    return tuple(b.expect(x, scope, T.PILE) for x in args), False
 
 
 def _setop(b: Builder, sx, scope):
-    return A.SetOp(sx.head.text, _piles_args(b, sx, 1, scope, sx.head.text), span=sx.span), T.PILE
+    args, coll = _piles_args(b, sx, 1, scope, sx.head.text)
+    return A.SetOp(sx.head.text, args, coll, span=sx.span), T.PILE
 
 
 def _filter(b: Builder, sx, scope):
@@ -63,7 +65,8 @@ def _partition(b: Builder, sx, scope):
         b.fail("unsupported", f"{to_text(sx)} is the CardStockXam name-last form; "
                               f"write (partition {sx[2].text} <pile>)", sx)
     attr = b.expect(sx[1], scope, T.STR)
-    return A.Partition(attr, _piles_args(b, sx, 2, scope, "partition"), span=sx.span), T.PILES
+    args, coll = _piles_args(b, sx, 2, scope, "partition")
+    return A.Partition(attr, args, coll, span=sx.span), T.PILES
 
 
 def _subsets(b: Builder, sx, scope):
@@ -103,16 +106,40 @@ def _isrun(b: Builder, sx, scope):
     if len(sx) < 4:
         b.arity(sx, 4, shape="(isrun <pile> using <points> [(step <int>)] [(cyclic <int>)])")
     node, t = b.guard(b.infer, sx[1], scope)
+    if t == T.CARD:
+        node, t = b.coerce(node, t, T.PILE, sx[1]), T.PILE
     if t is not ANY and t not in (T.PILE, T.PILES):
         b.fail("type", f"isrun tests a Pile (or a PileCollection, read pile after pile), but {to_text(sx[1])} is "
                        f"{article(t)}", sx[1])
-    pm = b.using(sx, 2, scope)
+    b.need_keyword(sx[2], ("using",), "the keyword", sx)
+    pm, pt = b.guard(b.infer, sx[3], scope)
+    if pt == T.RULES:
+        if t == T.PILES:
+            b.fail("type", f"a meld is one pile: (isrun … using meldrules) tests a Pile, but {to_text(sx[1])} is a "
+                           "PileCollection", sx[1])
+        return melds.meld_run(b, sx, node, pm)
+    pm = b.coerce(pm, pt, T.POINTS, sx[3], scope)
     step, cyc = _run_clauses(b, sx, 4, scope)
     return A.IsRun(node, pm, step, cyc, t if t is not ANY else T.PILE, span=sx.span), T.BOOL
+
+
+def _pile_test(b: Builder, sx, scope):
+    """`(subset P Q)`: every card of P is in Q; `(contains P C)`: the card C is in P."""
+    w = sx.head.text
+    if w == "subset":
+        b.arity(sx, 3, shape="(subset <pile> <pile>)")
+        return A.PileTest(w, b.expect(sx[1], scope, T.PILE), b.expect(sx[2], scope, T.PILE), span=sx.span), T.BOOL
+    b.arity(sx, 3, shape="(contains <pile> <card>)")
+    card, t = b.guard(b.infer, sx[2], scope)
+    if t is not ANY and t != T.CARD:
+        b.fail("type", f"(contains <pile> <card>) asks about one card, but {to_text(sx[2])} is {article(t)}; "
+                       "for piles use (subset …)", sx[2])
+    return A.PileTest(w, b.expect(sx[1], scope, T.PILE), card, span=sx.span), T.BOOL
 
 
 FORMS: dict[str, Callable] = {
     "union": _setop, "intersect": _setop, "disjunction": _setop,
     "filter": _filter, "sort": _sort, "run": _run,
     "partition": _partition, "subsets": _subsets, "tuples": _tuples, "runs": _runs, "isrun": _isrun,
+    "subset": _pile_test, "contains": _pile_test,
 }

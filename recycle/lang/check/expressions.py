@@ -147,8 +147,9 @@ def _compare(b: Builder, sx, scope):
                 b.fail("type", f"`{op}` compares two values of one type, but {to_text(sx[1])} is "
                                f"{article(lt)}{b.bound_at(sx[1], scope)} and {to_text(sx[2])} is "
                                f"{article(rt)}{b.bound_at(sx[2], scope)}", sx)
-            if lt not in COMPARABLE:
-                b.fail("type", f"`{op}` compares Integers, Strings, Cards, Players or Teams, not {lt}s", sx)
+            if lt not in COMPARABLE and lt != T.PILE:
+                b.fail("type", f"`{op}` compares Integers, Strings, Cards, Players, Teams or Piles (their cards), "
+                               f"not {lt}s", sx)
         return A.Compare(op, left, right, t if t is not ANY else T.INT, span=sx.span), T.BOOL
     for t, x in ((lt, sx[1]), (rt, sx[2])):
         if t is not ANY and t != T.INT:
@@ -224,6 +225,30 @@ def _unsupported_expr(b: Builder, sx, scope):
     b.fail("unsupported", f"`{sx.head.text}`: " + UNSUPPORTED_WORDS.get(sx.head.text, "not supported"), sx)
 
 
+def _if(b: Builder, sx, scope):
+    """`(if <bool> <value> <value>)`: the condition chooses which value is computed."""
+    b.arity(sx, 4, shape="(if <condition> <value> <value>)")
+    cond = b.expect(sx[1], scope, T.BOOL)
+    then, t = b.guard(b.infer, sx[2], scope)
+    orelse, u = b.guard(b.infer, sx[3], scope)
+    if t is ANY:
+        t = u
+    elif u is not ANY and u != t:
+        if {t, u} == {T.PILE, T.CARD}:
+            then, orelse, t = b.coerce(then, t, T.PILE, sx[2]), b.coerce(orelse, u, T.PILE, sx[3]), T.PILE
+        else:
+            b.fail("type", f"the two values of (if …) must have one type, but {to_text(sx[2])} is {article(t)} and "
+                           f"{to_text(sx[3])} is {article(u)}", sx)
+    if t == T.POINTS:
+        b.fail("type", "(if …) cannot choose between point maps: choose the storage cell's name instead", sx)
+    return A.IfExpr(cond, then, orelse, t if t is not ANY else T.INT, span=sx.span), t
+
+
+def _matchscore(b: Builder, sx, scope):
+    b.arity(sx, 2, shape="(matchscore <player>)")
+    return A.MatchScore(b.expect(sx[1], scope, T.PLAYER), span=sx.span), T.INT
+
+
 FORMS: dict[str, Callable] = {
     "current": _who, "next": _who, "previous": _who,
     "owner": _owner, "team": _team, "other": _other,
@@ -238,6 +263,6 @@ FORMS: dict[str, Callable] = {
     "and": _logic, "or": _logic, "not": _logic,
     "cardatt": _cardatt, "any": _quant, "all": _quant,
     "top": _top_bottom, "bottom": _top_bottom, "actual": _actual,
-    "indexed": _indexed,
+    "indexed": _indexed, "if": _if, "matchscore": _matchscore,
     "put": _unsupported_expr, "initialize": _unsupported_expr, "comp": _unsupported_expr, "mod": _unsupported_expr,
 }

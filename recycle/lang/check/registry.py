@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import actions, boards, collections, expressions, references
+from . import actions, boards, collections, expressions, melds, references
 
 # head keyword -> fn(builder, sx, scope) -> (node, static type)
-EXPRESSIONS: dict[str, Callable] = {**expressions.FORMS, **collections.FORMS, **boards.FORMS, **references.FORMS}
+EXPRESSIONS: dict[str, Callable] = {
+    **expressions.FORMS, **collections.FORMS, **boards.FORMS, **melds.FORMS, **references.FORMS,
+}
 # head keyword -> fn(builder, sx, scope, in_choice) -> node
 ACTIONS: dict[str, Callable] = dict(actions.FORMS)

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from ...errors import Span
 from .. import ast as A
 from ..ast import T
-from ..consts import ConstError, board_problem, const_value, declared_values, resolve_teams, walk
+from ..consts import ConstError, board_problem, const_value, declared_values, meld_rules, resolve_teams, walk
 from ..decks import DeckError, expand_deck
 from ..reader import Atom, SList, to_text
-from . import clauses
+from . import clauses, definitions
 from .base import ANY, Binding, Fail, Poison, article
 
 if TYPE_CHECKING:
@@ -193,20 +193,32 @@ def game(b: Builder, forms: list):
         b.error("syntax", f"unexpected {to_text(forms[1])} after the game form", forms[1])
     elems = list(g.items[1:])
     scope: dict = {}
-    declares = []
-    while elems and isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, "declare"):
+    declares, defines = [], []
+    limits = None
+    # Before setup: declares, definitions and limits, in any order (a declare sees the declares above it).
+    while elems and isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, *PROLOGUE):
         d = elems.pop(0)
         try:
-            declares.append(declare(b, d, scope))
-            scope = dict(b.declared)
+            if d.head.text == "declare":
+                declares.append(declare(b, d, scope))
+                scope = dict(b.declared)
+            elif d.head.text == "define":
+                defines.append(definitions.define_form(b, d))
+            elif d.head.text == "limits":
+                if limits is not None:
+                    b.fail("syntax", f"(limits …) is given twice (first at {limits.span.line}:{limits.span.column})",
+                           d)
+                limits = limits_form(b, d, scope)
+            else:
+                b.fail("placement", "(extends \"…\") must be the first form of the game", d)
         except Fail:
             pass
     if not elems or not (isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, "setup")):
         at = elems[0] if elems else g
         if elems and isinstance(elems[0], SList) and any(isinstance(e, SList) and e.items and b.kw(e.head, "setup")
                                                          for e in elems):
-            b.fail("syntax", "declarations come first, then setup: "
-                             "(game (declare …)* (setup …) <item>+ (scoring …))", at)
+            b.fail("syntax", "declarations and definitions come first, then setup: "
+                             "(game (declare|define|limits …)* (setup …) <item>+ (scoring …))", at)
         b.fail("syntax", "expected (setup …) after the declarations", at)
     setup = setup_form(b, elems.pop(0), scope)
     if not elems or not (isinstance(elems[-1], SList) and elems[-1].items and b.kw(elems[-1].head, "scoring")):
@@ -222,7 +234,27 @@ def game(b: Builder, forms: list):
     if not elems:
         b.error("syntax", "a game needs at least one program item between setup and scoring", g)
     items = tuple(clauses.item(b, i, scope) for i in elems)
-    return A.Game(tuple(declares), setup, items, scoring, span=g.span)
+    definitions.report_unused(b)
+    return A.Game(tuple(declares), setup, items, scoring, tuple(defines), limits, span=g.span)
+
+
+PROLOGUE = ("declare", "define", "limits", "extends")
+LIMITS = ("decisions", "steps")
+
+
+def limits_form(b: Builder, sx: SList, scope) -> A.Limits:
+    """`(limits [(decisions N)] [(steps N)])`: this game's decision and step limits, constants of at least 1."""
+    found: dict[str, A.Expr] = {}
+    for x in sx.items[1:]:
+        lst = b.need_list(x, "(decisions <int>) or (steps <int>)", sx)
+        w = b.need_keyword(lst.head if lst.items else None, LIMITS, "a limit", lst)
+        b.arity(lst, 2, shape=f"({w} <int>)")
+        if w in found:
+            b.fail("syntax", f"({w} …) is given twice in {to_text(sx)}", lst)
+        found[w] = b.const(lst[1], scope, T.INT, "limits")
+    if not found:
+        b.fail("syntax", "(limits …) needs (decisions <int>), (steps <int>) or both", sx)
+    return A.Limits(found.get("decisions"), found.get("steps"), span=sx.span)
 
 
 def declare(b: Builder, sx: SList, scope):
@@ -233,9 +265,9 @@ def declare(b: Builder, sx: SList, scope):
     if var in b.declared:
         prev = b.declared[var].span
         b.fail("scope", f"'{var} is declared twice (first at {prev.line}:{prev.column})", sx[2])
-    if t not in (T.INT, T.STR, T.BOOL, T.STRS, T.INTS, ANY):
-        b.fail("type", "a declared value must be an Integer, String, Boolean or a name/integer list, not "
-                       f"{article(t)}", sx[1])
+    if t not in (T.INT, T.STR, T.BOOL, T.STRS, T.INTS, T.RULES, ANY):
+        b.fail("type", "a declared value must be an Integer, String, Boolean, a name/integer list or meldrules, "
+                       f"not {article(t)}", sx[1])
     b.declared[var] = Binding(t, sx[2].span, True)
     return A.Declare(node, var, t if t is not ANY else T.INT, span=sx.span)
 
@@ -264,8 +296,19 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     try:
         env = declared_values(game, params)
     except ConstError as e:
-        b.error("arithmetic", str(e), e.node)
+        b.error("meld" if isinstance(e.node, A.MeldRulesForm) else "arithmetic", str(e), e.node)
         return
+    for node in walk(game):
+        if isinstance(node, A.MeldRulesForm):
+            try:
+                meld_rules(node, env)
+            except ConstError as e:
+                b.error("meld", str(e), e.node)
+    if game.limits is not None:
+        for which, x in (("decisions", game.limits.decisions), ("steps", game.limits.steps)):
+            v = const_value(x, env) if x is not None else 1
+            if not isinstance(v, int) or v < 1:
+                b.error("setup", f"a limit of {which} must be at least 1, but (limits ({which} …)) gives {v}", x)
     try:
         n = const_value(game.setup.players.count, env)
     except ConstError as e:

@@ -1,0 +1,86 @@
+"""Uses of definitions: `(NAME arg …)` compiled in place, like a `let` of each parameter around the body.
+
+The checker has already checked the body at this use (a definition is never recursive), so each
+use compiles its own copy of the body with fresh slots for the parameters: the arguments are
+evaluated in order, in the state where the use stands, then the body runs with them bound.
+"""
+from __future__ import annotations
+
+from ..lang import ast as A
+from .context import Compiler, Form, ItemForm
+from .items import gen_bind
+
+
+def _bind(cx: Compiler, n, sc):
+    """(slot, value closure) per parameter, and the scope the body sees."""
+    binds = []
+    inner = dict(sc)
+    for name, arg in zip(n.params, n.args, strict=True):
+        vf = cx.expr(arg, sc)
+        s = cx.new_slot()
+        inner[name] = (False, s)
+        binds.append((s, vf))
+    return tuple(binds), inner
+
+
+def e_call(cx: Compiler, n: A.CallExpr, sc):
+    binds, inner = _bind(cx, n, sc)
+    body = cx.expr(n.body, inner)
+    if not binds:
+        return body
+    if len(binds) == 1:
+        [(s, vf)] = binds
+
+        def call1(st, env):
+            env[s] = vf(st, env)
+            return body(st, env)
+        return call1
+
+    def call(st, env):
+        vals = [vf(st, env) for _, vf in binds]  # every argument is read before any parameter is bound
+        for (s, _), v in zip(binds, vals, strict=True):
+            env[s] = v
+        return body(st, env)
+    return call
+
+
+def c_call(cx: Compiler, n: A.CallClause, sc):
+    binds, inner = _bind(cx, n, sc)
+    body = cx.clause(n.body, inner)
+
+    def call(st, env):
+        vals = [vf(st, env) for _, vf in binds]
+        for (s, _), v in zip(binds, vals, strict=True):
+            env[s] = v
+        body(st, env)
+    return call
+
+
+def s_call(cx: Compiler, n: A.CallClause, sc):
+    """A use walked while options are built: the parameters bound on this path only (as s_let does)."""
+    binds, inner = _bind(cx, n, sc)
+    body = cx.sim(n.body, inner)
+
+    def call(st, env, k):
+        vals = [vf(st, env) for _, vf in binds]
+        old = [env[s] for s, _ in binds]
+        for (s, _), v in zip(binds, vals, strict=True):
+            env[s] = v
+        body(st, env, k)
+        for (s, _), v in zip(binds, old, strict=True):
+            env[s] = v
+    return call
+
+
+def gen_call_item(cx: Compiler, n: A.CallItem, sc, stages) -> None:
+    """A use as a program item: an op binding the parameters, then the body's own ops."""
+    binds, inner = _bind(cx, n, sc)
+    if binds:
+        gen_bind(cx, binds, n.span, stages)
+    cx.gen_items((n.body,), inner, stages)
+
+
+EXPRESSIONS: dict[type, Form] = {A.CallExpr: e_call}
+CLAUSES: dict[type, Form] = {A.CallClause: c_call}
+SIMS: dict[type, Form] = {A.CallClause: s_call}
+ITEMS: dict[type, ItemForm] = {A.CallItem: gen_call_item}

@@ -19,7 +19,7 @@ def gen_ask(cx: Compiler, n: A.Ask, sc, stages) -> None:
     """Each player in order takes the decision with 'V bound to them; the turn stays where it is."""
     p = cx.p
     players = cx.expr(n.players, sc)
-    single = n.elem == A.T.PLAYER
+    single = n.type == A.T.PLAYER
     todo, pos = cx.new_slot(), cx.new_slot()
     v, sc2 = cx.bind(sc, n.var)
     p_init = cx.emit(None, n.span, stages)

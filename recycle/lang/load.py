@@ -7,6 +7,7 @@ import attrs
 
 from ..errors import Diagnostic, LoadError
 from . import ast as A
+from . import variants
 from .check import check_game
 from .reader import read_sexprs
 from .source import SourceFile, source_hash
@@ -21,15 +22,27 @@ class Loaded:
     source_hash: str
     filename: str
     text: str
-    sha256: str  # hex digest of the file's bytes, as transcripts record it
+    sha256: str  # hex digest of the file's bytes (and of its bases', for a variant), as transcripts record it
+
+
+def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnostic], str]:
+    """(the checked game, warnings, digest): read, merge the bases of a variant, check; raises LoadError."""
+    forms, warnings = read_sexprs(src)
+    expanded = variants.expand(src, forms, warnings)
+    game, errors, warnings = check_game(src, expanded.forms, expanded.warnings, params or {}, expanded.sources)
+    if errors or game is None:
+        own = src.filename
+        # the variant's own mistakes first, then those in the files it builds on
+        raise LoadError(sorted(errors, key=lambda d: (d.span.file != own, d.span.file, d.span.line, d.span.column)),
+                        warnings)
+    if expanded.base is not None:
+        game = attrs.evolve(game, base=expanded.base)
+    return game, warnings, expanded.sha256
 
 
 def parse_source(src: SourceFile, params: dict | None = None) -> tuple[A.Game, list[Diagnostic]]:
     """Parse and check one source file; raises LoadError with every error found."""
-    forms, warnings = read_sexprs(src)
-    game, errors, warnings = check_game(src, forms, warnings, params or {})
-    if errors or game is None:
-        raise LoadError(sorted(errors, key=lambda d: (d.span.line, d.span.column)), warnings)
+    game, warnings, _ = _check(src, params)
     return game, warnings
 
 
@@ -39,9 +52,9 @@ def parse_game(text: str, filename: str = "<string>", params: dict | None = None
 
 
 def load_source(src: SourceFile, params: dict | None = None) -> Loaded:
-    """Parse and check a source already read; raises LoadError."""
-    game, warnings = parse_source(src, params)
-    return Loaded(game, tuple(warnings), source_hash(src.text), src.filename, src.text, src.sha256)
+    """Parse and check a source already read; raises LoadError.  A variant's digest covers its bases too."""
+    game, warnings, sha256 = _check(src, params)
+    return Loaded(game, tuple(warnings), source_hash(src.text), src.filename, src.text, sha256)
 
 
 def load_game(path: str | Path, params: dict | None = None) -> Loaded:

@@ -16,7 +16,7 @@ import attrs
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
-from ..errors import Diagnostic, InternalError, LoadError, Span
+from ..errors import NOWHERE, Diagnostic, InternalError, LoadError, Span
 from .source import SourceFile
 from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
 
@@ -27,7 +27,7 @@ class Atom:
 
     kind: str
     text: str
-    span: Span = attrs.field(eq=False, repr=False)
+    span: Span = attrs.field(default=NOWHERE, eq=False, repr=False)
 
     @property
     def value(self):
@@ -48,7 +48,7 @@ class SList:
     """A parenthesised form; its span is the position of its `(`."""
 
     items: tuple
-    span: Span = attrs.field(eq=False, repr=False)
+    span: Span = attrs.field(default=NOWHERE, eq=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.items)

@@ -125,8 +125,8 @@ def render_text(lines: list[dict], cards: dict | None = None) -> str:
             text = f": {ev['text']}" if ev.get("text") else ""
             out.append(f"[{ev['n']}]     p{ev['seat'] + 1}{kind} chose {ev['choice'] + 1} of {ev['options']}{text}")
         elif t == "hand":
-            scores = ", ".join(f"p{q + 1} {x}" for q, x in enumerate(ev.get("scores") or []))
-            out.append(f"hand    {ev.get('n')} over: {scores}")
+            hand = ", ".join(f"p{q + 1} {x}" for q, x in enumerate(ev.get("scores") or []))
+            out.append(f"hand    {ev.get('n')} over: {hand}")
         elif t == "end":
             if ev["reason"] == "error":
                 out.append(f"end     error after {ev['decisions']} decisions: {ev['error']}")

@@ -22,6 +22,7 @@ from recycle.errors import Diagnostic, LoadError
 from recycle.lang import ast as A
 from recycle.lang import load_game, parse_game
 from recycle.lang.printer import to_source
+from recycle.lang.reader import Atom, SList
 from support import TESTS, corpus_files, corpus_id
 
 HERE = TESTS
@@ -29,7 +30,7 @@ AST_DIR = HERE / "fixtures" / "ast"
 ERR_DIR = HERE / "fixtures" / "errors"
 
 # The expected-AST texts are evaluated in a namespace of the AST's own names.
-AST_NAMESPACE = {k: v for k, v in vars(A).items() if not k.startswith("_")}
+AST_NAMESPACE = {k: v for k, v in vars(A).items() if not k.startswith("_")} | {"SList": SList, "Atom": Atom}
 
 SETUP = "(setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))"
 PASS = "(do ((turn pass)))"
@@ -62,6 +63,7 @@ class AstCase:
     lets: tuple  # ((var, value text), ...)
     src: str
     expected: str
+    defs: tuple = ()  # (define …) forms the wrapper game holds
 
     @property
     def id(self) -> str:
@@ -79,7 +81,7 @@ def read_ast_cases(path: Path) -> list[AstCase]:
             continue
         start, name = i + 1, lines[i][4:].strip()
         i += 1
-        ctx, lets, src, expected, section = None, [], [], [], None
+        ctx, lets, defs, src, expected, section = None, [], [], [], [], None
         while i < len(lines) and not lines[i].startswith("=== "):
             ln = lines[i]
             i += 1
@@ -92,6 +94,8 @@ def read_ast_cases(path: Path) -> list[AstCase]:
                 expected.append(ln)
             elif ln.startswith("ctx:"):
                 ctx = ln[4:].strip()
+            elif ln.startswith("def:"):
+                defs.append(ln[4:].strip())
             elif ln.startswith("let:"):
                 m = re.fullmatch(r"let:\s*'([A-Z]+)\s+(.+)", ln.strip())
                 assert m, f"{path.name}:{i}: bad let line {ln!r}"
@@ -103,22 +107,24 @@ def read_ast_cases(path: Path) -> list[AstCase]:
             else:
                 raise AssertionError(f"{path.name}:{i}: unexpected line {ln!r}")
         assert ctx and src and expected, f"{path.name}:{start}: incomplete case {name!r}"
-        cases.append(AstCase(path.name, start, name, ctx, tuple(lets), "\n".join(src).strip(), "\n".join(expected)))
+        cases.append(AstCase(path.name, start, name, ctx, tuple(lets), "\n".join(src).strip(), "\n".join(expected),
+                             tuple(defs)))
     return cases
 
 
 AST_CASES = [c for p in sorted(AST_DIR.glob("*.txt")) for c in read_ast_cases(p)]
 
 
-def build_in_context(ctx: str, snippet: str, lets=()) -> object:
-    """Wrap a snippet in a minimal game for its context, parse it and dig out its node."""
+def build_in_context(ctx: str, snippet: str, lets=(), defs=()) -> object:
+    """Wrap a snippet in a minimal game for its context (with the given definitions), parse it and dig out its node."""
+    head = " ".join(defs)
     if ctx in CLAUSE_CONTEXTS:
         template, dig = CLAUSE_CONTEXTS[ctx]
         clause = template.format(snippet)
         for var, value in reversed(lets):
             clause = f"(let {value} '{var} {clause})"
         item = f"(choice ({clause}))" if ctx == "choice" else f"(do ({clause}))"
-        game = parse_game(f"(game {SETUP}\n{item}\n(scoring max 0))")
+        game = parse_game(f"(game {head} {SETUP}\n{item}\n(scoring max 0))")
         node = game.items[0].clauses[0]
         for _ in lets:
             assert isinstance(node, A.Let)
@@ -126,7 +132,7 @@ def build_in_context(ctx: str, snippet: str, lets=()) -> object:
         return dig(node)
     assert not lets, f"let: is only available in expression and clause contexts, not {ctx}"
     if ctx == "item":
-        return parse_game(f"(game {SETUP}\n{snippet}\n(scoring max 0))").items[0]
+        return parse_game(f"(game {head} {SETUP}\n{snippet}\n(scoring max 0))").items[0]
     if ctx == "setup":
         return parse_game(f"(game {snippet}\n{PASS} (scoring max 0))").setup
     if ctx == "declare":
@@ -148,7 +154,7 @@ def test_ast_fixtures_are_present():
 def test_ast(case: AstCase):
     expected = eval(case.expected, dict(AST_NAMESPACE))  # our own fixture text, not user input
     try:
-        got = build_in_context(case.ctx, case.src, case.lets)
+        got = build_in_context(case.ctx, case.src, case.lets, case.defs)
     except LoadError as e:
         pytest.fail(f"{case.id}: the snippet does not load:\n{e.format()}")
     assert got == expected, f"{case.id}\n got:      {got!r}\n expected: {expected!r}"
@@ -179,9 +185,9 @@ def test_ast_fixtures_cover_every_node_type():
 def test_ast_fixture_snippets_round_trip():
     """Printing a fixture's node and reading it back in the same context gives the node again."""
     for case in AST_CASES:
-        node = build_in_context(case.ctx, case.src, case.lets)
+        node = build_in_context(case.ctx, case.src, case.lets, case.defs)
         text = "\n".join(to_source(d) for d in node) if case.ctx == "declare" else to_source(node)
-        assert build_in_context(case.ctx, text, case.lets) == node, case.id
+        assert build_in_context(case.ctx, text, case.lets, case.defs) == node, case.id
 
 
 # -- error fixtures ---------------------------------------------------------------------------

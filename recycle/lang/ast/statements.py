@@ -235,7 +235,7 @@ class Ask(Node):
     players: Expr
     var: str
     body: Node  # a Choice or an OptionalStep, possibly inside lets
-    elem: T = T.PLAYER
+    type: T = T.PLAYER  # the type of `players`: one Player, or a PlayerCollection
 
 
 @attrs.frozen(slots=True)

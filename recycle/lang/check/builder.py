@@ -134,10 +134,12 @@ class Builder:
         return ""
 
     def collection(self, sx, scope):
-        """Build a collection expression; returns (node, type) with Team -> its members."""
+        """Build a collection expression; returns (node, type) with Team -> its members, Card -> a one-card pile."""
         node, t = self.guard(self.infer, sx, scope)
         if t == T.TEAM:
             return A.TeamAsPlayers(node, span=node.span), T.PLAYERS
+        if t == T.CARD:
+            return A.CardAsPile(node, span=node.span), T.PILE
         if t is not ANY and t not in A.COLLECTIONS:
             self.error("type", f"expected a collection, but {to_text(sx)} is {article(t)}", sx)
             return Poison(span=sx.span), ANY

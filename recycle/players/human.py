@@ -52,7 +52,10 @@ def render_view(prog, st, seat: int, title: str | None = None) -> str:
                 body += " (" + ", ".join(f"{k} back x{v}" for k, v in decks.items()) + ")"
         group = "mine" if owner == me else "table" if owner == "table" else "others"
         groups[group].append(f"    {loc}: {body}")
-    lines = [title or f"== decision {view['decisions'] + 1}: {me}, your turn =="]
+    turn = st.pcyc[-2] if len(st.pcyc) >= 2 else seat
+    # an `ask` decision is taken during another player's turn: say whose
+    whose = "your turn" if turn in (seat, -1) else f"asked during p{turn + 1}'s turn"
+    lines = [title or f"== decision {view['decisions'] + 1}: {me}, {whose} =="]
     for group, title in (("mine", "Your piles"), ("table", "Table"), ("others", "Other players")):
         if groups[group]:
             lines.append(f"  {title}:")

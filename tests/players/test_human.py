@@ -126,3 +126,33 @@ def test_kuhn_poker_at_the_terminal(monkeypatch, capsys):
     head, _, tail = out.partition("== the end")
     assert "p2 iloc HAND: 1 card face down" in head and "p1 iloc HAND: (1) J" in head
     assert "p2 vloc REVEAL: (1)" in tail                         # the showdown is shown at the end
+
+
+# p1 may draw (an optional step: "pass" is offered), then p2 is asked, during p1's turn, whether to take one too.
+ASK_GAME = """
+(game
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE, SIX)))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (optional ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))
+  (ask (next player) 'O
+   (optional (((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ('O iloc HAND))))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_optional_and_ask_decisions_at_the_terminal(monkeypatch, capsys, tmp_path):
+    game = tmp_path / "ask.gdl"
+    game.write_text(ASK_GAME, "utf-8")
+    t = tmp_path / "ask.jsonl"
+    # both seats human: p1 passes (option 2), p2, asked during p1's turn, takes (option 1); then always 1
+    code, out, err = play_cli(monkeypatch, capsys, "2\n1\n" + "1\n" * 20, game, "--players", "H,H", "--seed", 1,
+                              "--transcript", t)
+    assert code == 0, err
+    first, _, rest = out.partition("p1, choose 1-2")
+    assert "== decision 1: p1, your turn ==" in first and "2. pass" in first
+    assert "== decision 2: p2, asked during p1's turn ==" in rest
+    lines = [json.loads(line) for line in t.read_text().splitlines()]
+    decisions = [x for x in lines if x.get("type") == "decision"]
+    assert [(d["seat"], d["choice"]) for d in decisions[:2]] == [(0, 1), (1, 0)]
+    assert main(["replay", str(t), "--game", str(game)]) == 0

@@ -7,9 +7,12 @@ and the decision pending is rebuilt. Cards are written like "7H" (seven of heart
 """
 from __future__ import annotations
 
+import json
+
 from recycle.players.random_player import RandomPlayer
 from recycle.run.batch import BatchSpec, run_batch
 from recycle.run.scenario import Scenario
+from recycle.run.session import GameSession
 from support import GAMES
 
 GAME = GAMES / "rummy_500.gdl"
@@ -264,3 +267,16 @@ def test_random_matches_of_three_and_four_players_end_normally():
         for r in run_batch(spec, 10, jobs=2):
             assert r.end_reason == "normal" and r.error is None
             assert max(r.scores) >= 500
+
+
+def test_hand_scores_are_kept_apart_and_the_match_stops_after_the_hand_reaching_500():
+    sess = GameSession.open(GAME)
+    for seed in (1, 5, 9):
+        rec = sess.play(seed, ["R", "R"], level="full")
+        end = json.loads(rec.transcript[-1])
+        hands = end["hands"]
+        assert end["reason"] == "normal" and len(hands) >= 2
+        totals = [sum(h[p] for h in hands) for p in range(2)]
+        assert totals == end["scores"]
+        before = [sum(h[p] for h in hands[:-1]) for p in range(2)]
+        assert max(before) < 500 <= max(totals)

@@ -20,10 +20,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))  # the working tree, installed or not
 
-from recycle.lang import library  # noqa: E402
 from recycle.run.session import GameSession  # noqa: E402
 
-GOLDEN = {"block_rummy": (1, 2024)}  # shipped game -> fixed game seeds
+GOLDEN = {"block_rummy": (1, 2024), "rummy_500": (1, 2024)}  # shipped game -> fixed game seeds
 LINEUP = ("R", "R")
 
 
@@ -33,7 +32,7 @@ def golden_path(game: str, seed: int) -> Path:
 
 def transcript_bytes(game: str, seed: int) -> bytes:
     """The full transcript of one game of a shipped game with seed `seed` (all random players)."""
-    sess = GameSession.open(library.resolve(game))
+    sess = GameSession.open(REPO / "games" / f"{game}.gdl")  # this tree's file, not an installed copy
     rec = sess.play(seed, list(LINEUP[: sess.n_players]), level="full")
     return "".join(line + "\n" for line in rec.transcript).encode("utf-8")
 

@@ -1,6 +1,6 @@
 """Transcripts and exact replay (flow-and-analytics §5), and the golden transcripts of tests/golden/.
 
-The golden files are full transcripts of block_rummy for fixed seeds, written by
+The golden files are full transcripts of shipped games for fixed seeds (GOLDEN there), written by
 tests/golden/regenerate.py.  If a test here fails because the game file, the interpreter
 version or the engine changed on purpose, check the difference and regenerate with
 `python tests/golden/regenerate.py --force`.
@@ -24,7 +24,7 @@ from support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "games"
 GOLDEN_DIR = REPO / "tests" / "golden"
-GOLDEN = sorted(GOLDEN_DIR.glob("block_rummy-seed-*.jsonl"))
+GOLDEN = sorted(GOLDEN_DIR.glob("*-seed-*.jsonl"))
 REGENERATE = "python tests/golden/regenerate.py --force"
 
 
@@ -294,16 +294,20 @@ def test_full_transcript_events_are_verified(rummy_run, tmp_path):
 
 
 def test_golden_files_exist():
-    assert len(GOLDEN) == 2, f"expected 2 golden transcripts in {GOLDEN_DIR}; run {REGENERATE}"
+    names = {p.name for p in GOLDEN}
+    for game in ("block_rummy", "rummy_500"):
+        for seed in (1, 2024):
+            assert f"{game}-seed-{seed}.jsonl" in names, f"golden transcripts missing in {GOLDEN_DIR}; run {REGENERATE}"
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
 def test_golden_replays_line_by_line(path):
     text = path.read_text("utf-8").splitlines()
     head = json.loads(text[0])
-    assert head["level"] == "full" and head["game"] == "block_rummy"
+    game = path.name.split("-seed-")[0]
+    assert head["level"] == "full" and head["game"] == game
     try:
-        regenerated, warnings = replay(path)
+        regenerated, warnings = replay(path, game_path=REPO / "games" / f"{game}.gdl")
     except (UsageError, ReplayMismatch) as e:
         pytest.fail(f"{path.name} no longer replays ({e}); if the change is intended, run {REGENERATE}")
     assert warnings == []
@@ -316,7 +320,7 @@ def test_golden_replays_line_by_line(path):
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
 def test_golden_same_bytes_when_played_again(path):
     head = json.loads(path.read_text("utf-8").splitlines()[0])
-    sess = GameSession.open(REPO / "games" / "block_rummy.gdl")
+    sess = GameSession.open(REPO / "games" / f"{path.name.split('-seed-')[0]}.gdl")
     rec = sess.play(head["seed"], head["lineup"], level="full")
     data = "".join(line + "\n" for line in rec.transcript).encode("utf-8")
     assert data == path.read_bytes(), f"{path.name} differs from a fresh play of seed {head['seed']}; see {REGENERATE}"

@@ -351,3 +351,25 @@ def test_random_games_end_normally():
     records = run_batch(spec, 1000, jobs=2)
     bad = [(r.run, r.end_reason, r.error) for r in records if r.end_reason != "normal" or r.error]
     assert bad == []
+
+
+def test_four_players_must_all_pass():
+    pos = Pos({0: ["K1"], 1: ["K2"], 2: ["K3"], 3: ["K4"]}, pool=False, PLAYERS=4)
+    for p in range(3):
+        assert pos.to_move() == p
+        pos.take_back()
+    assert pos.sc.get("game", "sto", "PASSES") == 3 and pos.st.status != DONE
+    pos.take_back()
+    assert pos.st.status == DONE
+    assert pos.sc.outcome().scores == [-1, -2, -3, -4]
+
+
+@pytest.mark.parametrize("tiles,enough", [
+    (["J", "J", "R10"], True),    # a group of TENs: 30
+    (["J", "J", "R9"], False),    # a group of NINEs: 27 (as a run 9 10 11 it would be 30)
+])
+def test_a_meld_that_is_group_and_run_counts_as_a_group(tiles, enough):
+    pos = Pos({0: [*tiles, "K1"], 1: ["K2"]})
+    for t in tiles:
+        pos.play(t, 1)
+    assert pos.can_end() is enough

@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))  # the working tree, installed or not
 
 from recycle.run.session import GameSession  # noqa: E402
 
-GOLDEN = {"block_rummy": (1, 2024), "rummy_500": (1, 2024)}  # shipped game -> fixed game seeds
+GOLDEN = {"block_rummy": (1, 2024), "rummy_500": (1, 2024), "tile_rummy": (1, 2024)}  # shipped game -> fixed game seeds
 LINEUP = ("R", "R")
 
 

@@ -31,7 +31,8 @@ def test_shipped_game_opens_with_a_comment_block(name, path):
 @pytest.mark.parametrize("name,path", SHIPPED, ids=[n for n, _ in SHIPPED])
 def test_results_do_not_depend_on_jobs(name, path):
     n = GameSession.open(path).n_players
-    spec = BatchSpec(str(path), {}, ("R",) * n, 11, 2000, 10000, "decisions")
+    # each game's own limits (its (limits …), else the defaults): a match is longer than 2000 decisions
+    spec = BatchSpec(str(path), {}, ("R",) * n, 11, None, None, "decisions")
     one = run_batch(spec, 4, jobs=1)
     two = run_batch(spec, 4, jobs=2)
     assert [(r.end_reason, r.decisions, r.scores, r.transcript) for r in one] == \

@@ -24,7 +24,11 @@ from support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "games"
 GOLDEN_DIR = REPO / "tests" / "golden"
-GOLDEN = sorted(GOLDEN_DIR.glob("*-seed-*.jsonl"))
+GOLDEN = sorted(GOLDEN_DIR.glob("*-seed-*.jsonl"))  # GAME-seed-SEED.jsonl, two per game of regenerate.GOLDEN
+
+
+def golden_game(path: Path) -> str:
+    return path.name.rsplit("-seed-", 1)[0]
 REGENERATE = "python tests/golden/regenerate.py --force"
 
 
@@ -294,8 +298,8 @@ def test_full_transcript_events_are_verified(rummy_run, tmp_path):
 
 
 def test_golden_files_exist():
-    games = {p.name.split("-seed-")[0] for p in GOLDEN}
-    assert "block_rummy" in games and len(GOLDEN) == 2 * len(games), \
+    games = {golden_game(p) for p in GOLDEN}
+    assert len(GOLDEN) == 2 * len(games) and "block_rummy" in games, \
         f"expected 2 golden transcripts per game in {GOLDEN_DIR}; run {REGENERATE}"
 
 
@@ -303,7 +307,7 @@ def test_golden_files_exist():
 def test_golden_replays_line_by_line(path):
     text = path.read_text("utf-8").splitlines()
     head = json.loads(text[0])
-    assert head["level"] == "full" and head["game"] == path.name.split("-seed-")[0]
+    assert head["level"] == "full" and head["game"] == golden_game(path)
     try:
         regenerated, warnings = replay(path, REPO / "games" / f"{head['game']}.gdl")
     except (UsageError, ReplayMismatch) as e:
@@ -318,7 +322,7 @@ def test_golden_replays_line_by_line(path):
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
 def test_golden_same_bytes_when_played_again(path):
     head = json.loads(path.read_text("utf-8").splitlines()[0])
-    sess = GameSession.open(REPO / "games" / f"{head['game']}.gdl")
+    sess = GameSession.open(REPO / "games" / f"{head['game']}.gdl", head["params"]["declares"] or None)
     rec = sess.play(head["seed"], head["lineup"], level="full")
     data = "".join(line + "\n" for line in rec.transcript).encode("utf-8")
     assert data == path.read_bytes(), f"{path.name} differs from a fresh play of seed {head['seed']}; see {REGENERATE}"

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from recycle.lang import library
-
 RECORD_PY = Path(__file__).resolve().parents[1] / "fixtures" / "variants" / "record.py"
 _spec = importlib.util.spec_from_file_location("variants_record", RECORD_PY)
 assert _spec is not None and _spec.loader is not None
@@ -26,17 +24,17 @@ STORED: dict[str, str] = json.loads(record.FIXTURE.read_text("utf-8"))
 
 def test_fixture_covers_every_shipped_game_and_count():
     names = {key.split("/")[0] for key in STORED}
-    assert names == set(library.shipped())
-    for name, path in library.shipped().items():
+    assert names == set(record.shipped())
+    for name, path in record.shipped().items():
         ns, _ = record.counts(name, path)
         for n in ns:
             for seed in record.SEEDS:
                 assert f"{name}/{n}/{seed}" in STORED
 
 
-@pytest.mark.parametrize("name", sorted(library.shipped()))
+@pytest.mark.parametrize("name", sorted(record.shipped()))
 def test_same_transcripts_for_the_same_seeds(name):
-    path = library.shipped()[name]
+    path = record.shipped()[name]
     ns, has_param = record.counts(name, path)
     for n in ns:
         for seed in record.SEEDS:

@@ -1,0 +1,42 @@
+"""Every shipped game plays as recorded: the same transcripts for the same seeds.
+
+tests/fixtures/variants/transcripts.json was recorded (tests/fixtures/variants/record.py) while
+the variants were still full copies of their bases; after they were rewritten as differences
+(`(game (extends "BASE") …)`), each must still play the same games, seed for seed, at every
+player count.  The header's file digest is left out of the comparison (it names the file's text).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+RECORD_PY = Path(__file__).resolve().parents[1] / "fixtures" / "variants" / "record.py"
+_spec = importlib.util.spec_from_file_location("variants_record", RECORD_PY)
+assert _spec is not None and _spec.loader is not None
+record = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(record)
+
+STORED: dict[str, str] = json.loads(record.FIXTURE.read_text("utf-8"))
+
+
+def test_fixture_covers_every_shipped_game_and_count():
+    names = {key.split("/")[0] for key in STORED}
+    assert names == set(record.shipped())
+    for name, path in record.shipped().items():
+        ns, _ = record.counts(name, path)
+        for n in ns:
+            for seed in record.SEEDS:
+                assert f"{name}/{n}/{seed}" in STORED
+
+
+@pytest.mark.parametrize("name", sorted(record.shipped()))
+def test_same_transcripts_for_the_same_seeds(name):
+    path = record.shipped()[name]
+    ns, has_param = record.counts(name, path)
+    for n in ns:
+        for seed in record.SEEDS:
+            got = record.digest(path, n, has_param, seed)
+            assert got == STORED[f"{name}/{n}/{seed}"], f"{name} with {n} players, seed {seed}"

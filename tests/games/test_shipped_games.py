@@ -31,7 +31,7 @@ def test_shipped_game_opens_with_a_comment_block(name, path):
 @pytest.mark.parametrize("name,path", SHIPPED, ids=[n for n, _ in SHIPPED])
 def test_results_do_not_depend_on_jobs(name, path):
     n = GameSession.open(path).n_players
-    spec = BatchSpec(str(path), {}, ("R",) * n, 11, 2000, 10000, "decisions")
+    spec = BatchSpec(str(path), {}, ("R",) * n, 11, None, 10000, "decisions")  # None: the game's own limit
     one = run_batch(spec, 4, jobs=1)
     two = run_batch(spec, 4, jobs=2)
     assert [(r.end_reason, r.decisions, r.scores, r.transcript) for r in one] == \

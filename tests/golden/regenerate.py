@@ -23,8 +23,8 @@ sys.path.insert(0, str(REPO))  # the working tree, installed or not
 from recycle.lang import library  # noqa: E402
 from recycle.run.session import GameSession  # noqa: E402
 
-GOLDEN = {"block_rummy": (1, 2024)}  # shipped game -> fixed game seeds
-LINEUP = ("R", "R")
+GOLDEN = {"block_rummy": (1, 2024), "contract_rummy": (1, 2024)}  # shipped game -> fixed game seeds
+LINEUP = ("R", "R", "R", "R", "R")  # cut to the game's number of players
 
 
 def golden_path(game: str, seed: int) -> Path:

@@ -35,7 +35,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         rows.append({"name": name, "title": info.title, "players": info.players or str(sess.n_players),
                      "parameters": params, "description": info.description, "path": str(path)})
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(rows, indent=2, default=str))  # a meldrules parameter prints as its text
         return 0
     t = Table(title="shipped games (run one with: recycle run NAME)")
     for col in ("name", "players", "parameters", "description"):

@@ -10,7 +10,6 @@ packs, so a shorthand names one of the two copies (the first not yet used by the
 from __future__ import annotations
 
 import random
-import time
 
 from recycle.engine.algorithms import derive
 from recycle.engine.state import DONE
@@ -323,13 +322,12 @@ def test_random_games_lay_down_contracts():
 
 
 def test_1000_random_games_end_normally():
+    # Heavy: seven deals a game, about 300 CPU-seconds in all (some 2.5 minutes on two free cores).
     spec = BatchSpec(game_path=str(GAME), params={}, lineup=("R", "R", "R"), seed=2024)
-    start = time.monotonic()
     records = run_batch(spec, 1000, jobs=2)
-    elapsed = time.monotonic() - start
     assert len(records) == 1000
     assert {r.end_reason for r in records} == {"normal"} and not any(r.error for r in records)
-    assert elapsed < 600  # about 2.5 minutes on two shared cores
+    assert all(r.decisions < 20000 for r in records)  # far from the game's own limit (200,000)
 
 
 def test_five_players_play_to_the_end():

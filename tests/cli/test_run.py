@@ -296,3 +296,19 @@ def test_run_opens_the_game_file_once(tmp_path):
     proc = subprocess.run([sys.executable, "-c", AUDIT_OPENS, str(game)], capture_output=True, text=True,
                           timeout=120)
     assert "OPENS 1 CODE 0" in proc.stderr, proc.stderr
+
+
+def test_games_json_lists_a_game_with_a_meldrules_parameter(tmp_path, monkeypatch, capsys):
+    """Regression: `recycle games --json` failed on a declared meldrules value (not JSON)."""
+    from recycle.lang import library
+    game = tmp_path / "melder.gdl"
+    game.write_text(";; Melder\n;;\n;; A test game with meld rules.\n;; Parameters: none. Players: 2.\n"
+                    "(game\n (declare (meldrules (rank RANK (A, B, C)) (size 2)) 'MELDS)\n"
+                    " (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)))))\n"
+                    " (do ((set (game sto M) (size (melds (game iloc STOCK) using 'MELDS)))))\n"
+                    " (scoring max 0))\n")
+    monkeypatch.setattr(library, "shipped", lambda: {"melder": game})
+    assert main(["games", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in rows] == ["melder"]
+    assert "MELDS" in rows[0]["parameters"] and "error" not in rows[0]["parameters"]

@@ -22,13 +22,14 @@ sys.path.insert(0, str(REPO))  # the working tree, installed or not
 
 from recycle.run.session import GameSession  # noqa: E402
 
-GOLDEN = {"block_rummy": (1, 2024), "gin_rummy": (20, 34), "rummy_500": (1, 2024),
+GOLDEN = {"block_rummy": (1, 2024), "contract_rummy": (1, 2024), "gin_rummy": (20, 34),
+          "rummy_500": (1, 2024),
           "tile_rummy": (1, 2024)}  # shipped game -> fixed game seeds
 # A random Gin Rummy match to 100 runs to tens of thousands of decisions (random players seldom
 # knock): its golden games are matches to 1 point, the first hand somebody scores, with seeds
 # whose games are short enough to read (194 and 91 decisions).
 PARAMS: dict[str, dict[str, str]] = {"gin_rummy": {"TARGET": "1"}}
-LINEUP = ("R", "R")
+LINEUP = ("R", "R", "R", "R", "R")  # cut to the game's number of players
 
 
 def golden_path(game: str, seed: int) -> Path:

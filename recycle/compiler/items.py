@@ -5,15 +5,14 @@ next `st.pc` itself, so a state can be cloned at any decision point.
 """
 from __future__ import annotations
 
-import random
-
 from ..engine import algorithms as alg
 from ..engine.ops import REDO, undo_to
+from ..engine.stack import with_room
 from ..engine.state import WAITING, Option
 from ..errors import GameRuntimeError
 from ..lang import ast as A
 from ..lang.consts import walk
-from .atomic import sim_atomic
+from .atomic import WalkStream, sim_atomic
 from .context import Compiler
 from .options import _EnumerationBudget, _walk_clauses
 
@@ -88,7 +87,7 @@ def option_builder(cx: Compiler, sims):
         if has_atomic:
             p.atomic_paths = 0
             smp = st.sampling
-            st.sampler = (random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+            st.sampler = (WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                           if smp is not None and smp[st.pcyc[-2]] else None)
 
         def finish(st, env):
@@ -102,7 +101,7 @@ def option_builder(cx: Compiler, sims):
                 # Too many paths to list: build the decision again, sampling every block.
                 undo_to(st, 0)
                 opts.clear()
-                st.sampler = random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+                st.sampler = WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                 _walk_clauses(sims, st, env, finish, 0)
         finally:
             st.log = None
@@ -111,6 +110,9 @@ def option_builder(cx: Compiler, sims):
             st.active = None
         return opts
 
+    if has_atomic:
+        # The walks of atomic blocks recurse hundreds of frames deep: give them a stack chunk.
+        return lambda st: with_room(build, st)
     return build
 
 

@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-from recycle.compiler import compile_game, driver
+from recycle.compiler import atomic, compile_game, driver
 from recycle.engine.play import play_game, samples_atomic
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
@@ -195,6 +195,55 @@ def test_sampling_gives_up_after_the_bound_and_offers_nothing():
     prog = load(make_game("", items))
     st = prog.new_game(1, sampling=[True, True])
     assert len(prog.options(st)) == 1
+
+
+def sampled_picks(items: str, seeds=range(200)) -> list:
+    """The value of (game sto PICK) after the one sampled option of a block, for each seed."""
+    prog = load(make_game("", items))
+    picks = []
+    for seed in seeds:
+        st = prog.new_game(seed, sampling=[True, True])
+        assert len(prog.options(st)) == 1  # the block's one sampled path
+        prog.apply(st, 0)
+        picks.append(prog.value(st, "game", "sto", "PICK"))
+    return picks
+
+
+def test_a_sampled_inner_choice_picks_among_its_clauses():
+    """§15.4: the clauses in a random order, the first that completes taken; a clause counts once."""
+    picks = sampled_picks("(atomic (choice ((any (range 1..9) 'K (set (game sto PICK) 'K)) (set (game sto PICK) 10)))\n"
+                          "        (require (== 1 1)))")
+    assert set(picks) == set(range(1, 11))  # every path can be sampled
+    assert 70 <= picks.count(10) <= 130  # about half the walks take the second clause (not 1 in 10)
+    # a clause that does nothing (its condition false) is passed over, never taken
+    picks = sampled_picks("(atomic (choice (((== 1 2) (set (game sto PICK) 1)) (set (game sto PICK) 2))) (require (== 1 1)))",
+                          range(20))
+    assert picks == [2] * 20
+
+
+def test_a_sampled_any_over_a_filter_is_uniform_among_the_elements_that_pass():
+    picks = sampled_picks("(atomic (choice ((any (filter (range 1..20) 'K (> 'K 15)) 'K (set (game sto PICK) 'K))))\n"
+                          "        (require (== 1 1)))")
+    assert set(picks) == {16, 17, 18, 19, 20} and all(25 <= picks.count(k) <= 55 for k in range(16, 21))
+
+
+def count_walks(monkeypatch, items: str) -> int:
+    """How many random walks the one atomic block of the first decision took (its undo after each)."""
+    calls = []
+    real = atomic.undo_to
+    monkeypatch.setattr(atomic, "undo_to", lambda st, mark: (calls.append(mark), real(st, mark)))
+    prog = load(make_game("", items))
+    prog.new_game(1, sampling=[True, True])
+    return len(calls) - 1  # and once more on leaving the block
+
+
+def test_a_walk_that_nothing_random_decided_is_not_repeated(monkeypatch):
+    """A failing walk without a fork is the block's only walk: one attempt, not 100 (§15.4)."""
+    block = "(choice ((atomic (choice ({})) (require {})) (turn pass)))"
+    assert count_walks(monkeypatch, block.format("(set (game sto PICK) 1)", "(== 1 2)")) == 1
+    # a draw that could change the walk, or a draw from the game's stream, keeps the 100 attempts
+    assert count_walks(monkeypatch, block.format("(any (range 1..2) 'K (set (game sto PICK) 'K))", "(== 1 2)")) == 100
+    assert count_walks(monkeypatch, block.format("(set (game sto PICK) 1)", "(== (random 1) 2)")) == 100
 
 
 def test_atomic_games_replay_through_transcripts(tmp_path):

@@ -32,7 +32,9 @@ Modules (each form is a function `(cx: Compiler, node, scope) -> closure`):
 * `items`       program items to ops: do items, choices, atomic items, stages; scoring.
 * `clauses`     clauses run directly: do, guarded clauses, loops, let, repeat.
 * `options`     clauses compiled for option building (CPS) and its shared exceptions.
-* `atomic`      atomic blocks (E4), run directly and walked for options; ATOMIC_MAX_PASSES.
+* `atomic`      atomic blocks (E4), run directly and enumerated for options.
+* `walks`       random walks through atomic blocks for the players that sample them (§15.4),
+                in direct style; ATOMIC_MAX_PASSES.
 * `actions`     actions: move, remember, forget, swap, shuffle, set, inc/dec, clear, cycle,
                 pass, create deck / board.
 * `references`  locations, piles, cards, owners and storage cells (helpers, not forms).
@@ -47,8 +49,9 @@ reaches any other form through `cx.expr` / `cx.clause` / `cx.sim` without a cycl
 To add a form: write its function in the module of its kind and add `NodeClass: function`
 to that module's table (`FORMS`, at its end).  An expression goes to EXPRESSIONS, a clause
 run directly to CLAUSES, an action to ACTIONS.  A clause that can branch inside a choice
-(holds an `any` loop or an atomic block) also needs its CPS form in SIMS and a case in
-`context._branches`; other clauses are walked for options as their direct closure.
+(holds an `any` loop or an atomic block) also needs its CPS form in SIMS, its walker in
+`walks.CLAUSES` and a case in `context._branches`; other clauses are walked for options as
+their direct closure.
 """
 from __future__ import annotations
 

@@ -1,60 +1,22 @@
 """Atomic blocks (extension E4): run directly, or walked for option building.
 
 Outside a choice an atomic `do` runs tentatively and is rolled back unless `require` holds.
-While options are built its complete successful paths are enumerated (or, for a player that
-samples, found by random walks, §15.4); program items inside a block (choices, stages) are
-walked here too, with their stage cycles pushed and popped through the log.
+While options are built its complete successful paths are enumerated here, in the
+continuation-passing style of `options` (program items inside a block, choices and stages,
+too, with their stage cycles pushed and popped through the log); for a player that samples,
+`walks` finds one by random walks instead (§15.4).
 """
 from __future__ import annotations
-
-import random
 
 from ..engine.ops import p_advance, p_pop_cycle, p_push_cycle, undo_to
 from ..engine.recording import EventSink
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from .context import Compiler, Form, _straight
-from .options import _EnumerationBudget, _Found, _Reject, _walk_clauses, in_sequence
+from .options import _EnumerationBudget, _Reject, _walk_clauses, in_sequence
+from .walks import ATOMIC_MAX_PASSES, sample
 
 _err = GameRuntimeError
-
-# A stage inside an atomic block may run at most this many passes on one path (E4).
-ATOMIC_MAX_PASSES = 500
-
-
-class WalkStream(random.Random):
-    """The sampling stream of one decision (§15.4), counting the draws that can change a walk.
-
-    A draw is a fork when its outcome can send a walk elsewhere: an `any` over two or more
-    elements, or an inner choice taking a clause while others are still untried.  A failed
-    walk without a fork (and without a draw from the game stream) is the only walk the block
-    has, so the attempts stop there.
-    """
-
-    def __init__(self, seed: int):
-        super().__init__(seed)
-        self.forks = 0
-
-
-class _WatchedStream(random.Random):
-    """Stands in for the game stream during an atomic block's random walks and notes any draw from it.
-
-    Every method of `random.Random` draws through `random` or `getrandbits`, both passed on to
-    the real stream, so the game's numbers are exactly those it would have drawn directly.
-    """
-
-    def __init__(self):
-        super().__init__(0)
-        self.real: random.Random = self
-        self.drawn = False
-
-    def random(self) -> float:
-        self.drawn = True
-        return self.real.random()
-
-    def getrandbits(self, k: int) -> int:
-        self.drawn = True
-        return self.real.getrandbits(k)
 
 
 def c_atomic(cx: Compiler, n: A.Atomic, sc):
@@ -98,56 +60,21 @@ def sim_atomic(cx: Compiler, n: A.Atomic, sc):
     """An atomic block while options are built: its successful paths (enumerating), or one found by sampling."""
     body = sim_multi(cx, n.body, sc)
     req = cx.expr(n.require, sc)
+    attempts = sample(cx, n, sc)
     p = cx.p
-    watch = _WatchedStream()  # a block is never entered again while it is being walked
 
     def atomic(st, env, k):
-        rng = st.sampler
-        if rng is None:
-            def check(st2, env2):
-                p.atomic_paths += 1
-                if p.atomic_paths > p.atomic_max_paths:
-                    raise _EnumerationBudget()
-                if req(st2, env2):
-                    k(st2, env2)
-            body(st, env, check)
+        if st.sampler is not None:
+            attempts(st, env, k)
             return
-        log = st.log
-        mark = len(log)
-        prev = st.active
-        game = st.rng
-        found = _Found()  # this invocation's own stop signal (nested blocks have theirs)
 
-        def done(st2, env2):
+        def check(st2, env2):
+            p.atomic_paths += 1
+            if p.atomic_paths > p.atomic_max_paths:
+                raise _EnumerationBudget()
             if req(st2, env2):
-                st.active = prev
-                st.rng = game  # the rest of the decision draws from the game stream itself
                 k(st2, env2)
-                raise found
-
-        if game is not None:
-            watch.real = game
-            st.rng = watch
-        try:
-            for _ in range(p.atomic_attempts):
-                st.active = rng
-                forks = rng.forks
-                watch.drawn = False
-                try:
-                    body(st, env, done)
-                except _Found as f:
-                    if f is not found:
-                        raise
-                    return
-                except _Reject:
-                    pass
-                undo_to(st, mark)
-                if rng.forks == forks and not watch.drawn:
-                    return  # nothing random decided this walk: every further attempt would repeat it
-        finally:
-            undo_to(st, mark)
-            st.active = prev
-            st.rng = game
+        body(st, env, check)
     return atomic
 
 
@@ -190,43 +117,17 @@ def sim_items(cx: Compiler, items, sc):
 
 
 def sim_choice(cx: Compiler, ch: A.Choice, sc):
-    """A choice inside an atomic block: a branch point over its options (enumerating) or its clauses (sampling)."""
+    """A choice inside an atomic block, while its paths are enumerated: a branch point over its options."""
     sims = [cx.sim(c, sc) for c in ch.clauses]
 
     def choice(st, env, k):
         log = st.log
         mark = len(log)
-        act = st.active
-        if act is None:
-            def fin(st2, env2):
-                if len(log) > mark:
-                    k(st2, env2)
-            _walk_clauses(sims, st, env, fin, mark)
-            return
-        # A random walk (§15.4): the clauses in a random order, one random walk through each,
-        # until one completes with an effect.  The walk goes on from there and never comes back
-        # for another clause: a failure further on fails the whole walk.
-        left = list(sims)
-        taken = False
 
-        def take(st2, env2):
-            nonlocal taken
+        def fin(st2, env2):
             if len(log) > mark:
-                taken = True
-                if left:
-                    act.forks += 1
                 k(st2, env2)
-        while left:
-            m = len(left)
-            sim = left.pop(act.randrange(m) if m > 1 else 0)
-            try:
-                sim(st, env, take)
-            except _Reject:
-                if taken:
-                    raise
-            if taken:
-                return
-            undo_to(st, mark)
+        _walk_clauses(sims, st, env, fin, mark)
     return choice
 
 

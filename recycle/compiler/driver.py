@@ -159,7 +159,6 @@ def blank_state(cx: Compiler) -> State:
     st.keys = None
     st.sampling = None
     st.sampler = None
-    st.active = None
     return st
 
 

@@ -12,9 +12,10 @@ from ..engine.state import WAITING, Option
 from ..errors import GameRuntimeError
 from ..lang import ast as A
 from ..lang.consts import walk
-from .atomic import WalkStream, sim_atomic
+from .atomic import sim_atomic
 from .context import Compiler
 from .options import _EnumerationBudget, _walk_clauses
+from .walks import WalkStream
 
 _err = GameRuntimeError
 
@@ -107,7 +108,6 @@ def option_builder(cx: Compiler, sims):
             st.log = None
             st.rec = rec
             st.sampler = None
-            st.active = None
         return opts
 
     if has_atomic:

@@ -44,10 +44,6 @@ def _walk_clauses(sims, st, env, k, mark: int) -> None:
         undo_to(st, mark)
 
 
-class _Found(Exception):
-    """Stops the random walks of an atomic block once one of them succeeded (E4)."""
-
-
 def s_loop(cx: Compiler, n: A.Loop, sc):
     return s_any(cx, n, sc) if n.quant == "any" else s_all(cx, n, sc)
 
@@ -91,7 +87,7 @@ def s_any(cx: Compiler, n: A.Loop, sc):
     s, sc2 = cx.bind(sc, n.var)
     body = cx.sim(n.body, sc2)
     if cx.has_atomic or cx.has_capacity:
-        return s_any_ext(cf, s, body, draw(cx, n.coll, sc) if cx.has_atomic else None)
+        return s_any_ext(cf, s, body)
 
     def any_(st, env, k):
         elems = cf(st, env)
@@ -111,20 +107,9 @@ def s_any(cx: Compiler, n: A.Loop, sc):
     return any_
 
 
-def s_any_ext(cf, s, body, pick):
-    """A branch point that also drops rejected paths (E1 capacity) and samples inside atomic walks (E4)."""
+def s_any_ext(cf, s, body):
+    """A branch point that also drops rejected paths (E1 capacity)."""
     def any_(st, env, k):
-        act = st.active
-        if act is not None:  # a random walk through an atomic block: one element (§15.4)
-            e = pick(st, env, act)
-            if e is _NONE:
-                k(st, env)
-                return
-            old = env[s]
-            env[s] = e
-            body(st, env, k)
-            env[s] = old
-            return
         elems = cf(st, env)
         if not elems:
             k(st, env)
@@ -143,49 +128,6 @@ def s_any_ext(cf, s, body, pick):
                 UNDO[op[0]](st, op)
         env[s] = old
     return any_
-
-
-_NONE = object()  # what `draw` gives for an empty collection (None is a value: a reference to no card)
-
-
-def draw(cx: Compiler, coll, sc):
-    """The element of a branch point's collection that a random walk takes: uniform, or _NONE if it is empty (§15.4).
-
-    The draw is a fork (see atomic.WalkStream) unless one element alone was possible.  Over
-    `(filter C 'X cond)` the elements of C are tried in a random order, the first one passing
-    `cond` taken: uniform among those passing too, without testing every element of C.
-    """
-    if type(coll) is not A.Filter:
-        cf = refs.iter(cx, coll, sc)
-
-        def pick(st, env, act):
-            elems = cf(st, env)
-            n = len(elems)
-            if n > 1:
-                act.forks += 1
-                return elems[act.randrange(n)]
-            return elems[0] if n else _NONE
-        return pick
-    base = refs.coll(cx, coll.coll, sc)
-    s, sc2 = cx.bind(sc, coll.var)
-    cond = cx.expr(coll.cond, sc2)
-
-    def pick_filtered(st, env, act):
-        elems = base(st, env)
-        n = len(elems)
-        order = list(range(n))
-        for i in range(n):
-            # one step of a Fisher–Yates shuffle: order[i] is uniform among those not yet tried
-            j = i + act.randrange(n - i) if i < n - 1 else i
-            order[i], order[j] = order[j], order[i]
-            e = elems[order[i]]
-            env[s] = e
-            if cond(st, env):
-                if i < n - 1:
-                    act.forks += 1
-                return e
-        return _NONE
-    return pick_filtered
 
 
 def s_all(cx: Compiler, n: A.Loop, sc):

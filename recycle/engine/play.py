@@ -5,6 +5,7 @@ from ..errors import UsageError
 from . import algorithms as alg
 from .program import Program
 from .results import GameResult
+from .stack import with_room
 from .state import WAITING
 
 # Lineup codes of players whose decisions sample atomic blocks instead of enumerating them.
@@ -22,6 +23,13 @@ def samples_atomic(player) -> bool:
 def play_game(prog: Program, seed: int, players, max_decisions: int = 2000, max_idle_steps: int = 10000,
               recorder=None) -> GameResult:
     """Play one game with one player object per seat; the result's `.choices` is the transcript core."""
+    def play(_) -> GameResult:
+        return _play(prog, seed, players, max_decisions, max_idle_steps, recorder)
+    # Option building for atomic blocks recurses deep: one stack chunk for the whole game (stack.py).
+    return with_room(play, None) if prog.has_atomic else play(None)
+
+
+def _play(prog: Program, seed: int, players, max_decisions: int, max_idle_steps: int, recorder) -> GameResult:
     players = list(players)
     if len(players) != prog.n_players:
         raise UsageError(f"the game has {prog.n_players} players, but {len(players)} player objects were given")

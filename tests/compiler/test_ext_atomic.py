@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-from recycle.compiler import atomic, compile_game, driver
+from recycle.compiler import compile_game, driver, walks
 from recycle.engine.play import play_game, samples_atomic
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
@@ -228,13 +228,13 @@ def test_a_sampled_any_over_a_filter_is_uniform_among_the_elements_that_pass():
 
 
 def count_walks(monkeypatch, items: str) -> int:
-    """How many random walks the one atomic block of the first decision took (its undo after each)."""
+    """How many random walks failed in the one atomic block of the first decision (each is undone)."""
     calls = []
-    real = atomic.undo_to
-    monkeypatch.setattr(atomic, "undo_to", lambda st, mark: (calls.append(mark), real(st, mark)))
+    real = walks.undo_to
+    monkeypatch.setattr(walks, "undo_to", lambda st, mark: (calls.append(mark), real(st, mark)))
     prog = load(make_game("", items))
     prog.new_game(1, sampling=[True, True])
-    return len(calls) - 1  # and once more on leaving the block
+    return len(calls)
 
 
 def test_a_walk_that_nothing_random_decided_is_not_repeated(monkeypatch):

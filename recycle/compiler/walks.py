@@ -43,6 +43,14 @@ class WalkStream(random.Random):
         super().__init__(seed)
         self.forks = 0
 
+    def below(self, n: int) -> int:
+        """randrange(n) for n >= 1, the same number drawn the same way, without its argument checks."""
+        k = n.bit_length()
+        r = self.getrandbits(k)
+        while r >= n:
+            r = self.getrandbits(k)
+        return r
+
 
 class _WatchedStream(random.Random):
     """Stands in for the game stream during an atomic block's random walks and notes any draw from it.
@@ -216,7 +224,7 @@ def draw(cx: Compiler, coll, sc) -> Callable:
             n = len(elems)
             if n > 1:
                 rng.forks += 1
-                return elems[rng.randrange(n)]
+                return elems[rng.below(n)]
             return elems[0] if n else _NONE
         return pick
     base = refs.coll(cx, coll.coll, sc)
@@ -229,7 +237,7 @@ def draw(cx: Compiler, coll, sc) -> Callable:
         order = list(range(n))
         for i in range(n):
             # one step of a Fisher–Yates shuffle: order[i] is uniform among the elements not yet tried
-            j = i + rng.randrange(n - i) if i < n - 1 else i
+            j = i + rng.below(n - i) if i < n - 1 else i
             order[i], order[j] = order[j], order[i]
             e = elems[order[i]]
             env[s] = e
@@ -310,7 +318,7 @@ def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
         left = list(ws)
         while left:
             m = len(left)
-            w = left.pop(rng.randrange(m) if m > 1 else 0)
+            w = left.pop(rng.below(m) if m > 1 else 0)
             try:
                 ok = w(st, env)
             except _Reject:  # a move overfilling a cell (E1): this clause has no path here

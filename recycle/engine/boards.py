@@ -107,6 +107,7 @@ class BoardFamily:
     """One board as a family of stored piles: its geometry, cell pile ids, capacity and per-pid tables."""
 
     __slots__ = (
+        "adjacent",
         "cache",
         "capacity",
         "dir_index",
@@ -136,7 +137,8 @@ class BoardFamily:
         self.nb_all = [tuple(P[j] for j in row if j >= 0) for row in geom.nbr]
         self.rays = [tuple(tuple(P[j] for j in ray) for ray in per) for per in geom.rays]
         self.index_of_pid = {pid: i for i, pid in enumerate(P)}
-        self.cache: dict = {}  # direction tuple -> (direction indices, per-cell neighbour tuples)
+        self.cache: dict = {}  # direction tuple -> per-cell neighbour tuples (neighbours_in)
+        self.adjacent: dict = {}  # direction tuple or None -> per-cell neighbour indices (adjacency)
 
     def dir_ids(self, names) -> tuple:
         """Direction indices of a collection of names; raises KeyError(name) for an unknown one."""
@@ -167,33 +169,38 @@ class BoardFamily:
         """
         idx = self.index_of_pid
         cells = {idx[p] for p in pids}
-        ks: Sequence[int]
-        if names is None:
-            ks = range(len(self.dirs))
-        else:
-            dirs = self.geom.dirs
-            wanted = set(self.dir_ids(names))
-            # adjacency is symmetric: a direction brings its opposite along
-            wanted |= {self.dir_index[OPPOSITE[dirs[k]]] for k in wanted if OPPOSITE[dirs[k]] in self.dir_index}
-            ks = sorted(wanted)
-        nbr = self.geom.nbr
-        seen: set = set()
+        adj = self.adjacency(names)
+        left = set(cells)
         groups = []
         for start in sorted(cells):
-            if start in seen:
+            if start not in left:
                 continue
-            seen.add(start)
+            left.discard(start)
             group, todo = [start], [start]
             while todo:
-                i = todo.pop()
-                row = nbr[i]
-                for k in ks:
-                    j = row[k]
-                    if j >= 0 and j in cells and j not in seen:
-                        seen.add(j)
+                for j in adj[todo.pop()]:
+                    if j in left:
+                        left.discard(j)
                         group.append(j)
                         todo.append(j)
             group.sort()
             groups.append(group)
         P = self.pids
         return [[P[i] for i in g] for g in groups]
+
+    def adjacency(self, names=None) -> list:
+        """Per cell index, the indices of its neighbours in the given directions and their opposites; cached."""
+        key = None if names is None else tuple(names)
+        hit = self.adjacent.get(key)
+        if hit is None:
+            if names is None:
+                ks: Sequence[int] = range(len(self.dirs))
+            else:
+                dirs = self.geom.dirs
+                wanted = set(self.dir_ids(names))
+                # adjacency is symmetric: a direction brings its opposite along
+                wanted |= {self.dir_index[OPPOSITE[dirs[k]]] for k in wanted if OPPOSITE[dirs[k]] in self.dir_index}
+                ks = sorted(wanted)
+            hit = [tuple(row[k] for k in ks if row[k] >= 0) for row in self.geom.nbr]
+            self.adjacent[key] = hit
+        return hit

@@ -174,7 +174,10 @@ def _children(m) -> tuple:
 
 
 # The state's lists a generated function reads, bound once per call (an expression changes none of them).
-_HOISTED = {"_piles": "st.piles", "_vals": "st.vals", "_catt": "st.catt", "_boards": "st.boards"}
+_HOISTED = {"_piles": "st.piles", "_vals": "st.vals", "_nvals": "len(st.vals)", "_catt": "st.catt",
+            "_boards": "st.boards", "_nboards": "len(st.boards)"}
+# The collections whose elements are always stored piles (cell ids): a loop over them needs no test of kind.
+_PILE_IDS = (A.Cells, A.Neighbors, A.Line, A.Ray)
 
 
 class _Source:
@@ -186,6 +189,7 @@ class _Source:
         self.defs: list[str] = []
         self.ids = count()
         self.local: dict[int, str] = {}  # env slot -> the local holding its value, in the function being written
+        self.pids: set[str] = set()  # the locals known to hold a stored pile's id, in the function being written
         self.shared: set = set()  # subexpressions computed once (_shared)
         self.memo: dict = {}  # shared subexpression -> its source, in the function being written
         self.ns["_NOT_YET"] = _NOT_YET
@@ -249,12 +253,12 @@ class _Source:
             return None
         table: dict = {}
         name, x, r = self.ref(None, "_g"), self.temp(), self.temp()
-        outer, self.local, memo, self.memo = self.local, {slot: "_x"}, self.memo, {}
+        outer, self.local, memo, self.memo, pids, self.pids = self.local, {slot: "_x"}, self.memo, {}, self.pids, set()
         try:
             f = FUSED.get(type(n))
             value = f(self, n, sc) if f is not None else self.call(self.cx.expr(n, sc))
         finally:
-            self.local, self.memo = outer, memo
+            self.local, self.memo, self.pids = outer, memo, pids
         boards = len(self.cx.p.board_families)
         tab = self.ref(table, "_k")
         # a board not built yet is an error of the form: the table serves only when all are built
@@ -263,8 +267,10 @@ class _Source:
                       f"        {tab}[_x] = _v\n"
                       f"    return _v\n")
         var = outer.get(slot) or f"env[{slot}]"
-        return (f"({r} if ({x} := {var}).__class__ is int and ({r} := {tab}.get({x}, _NOT_YET)) is not _NOT_YET"
-                f" and len(_boards) == {boards} else {name}(st, env, {x}))")
+        kind = "" if var in self.pids else f"({x} := {var}).__class__ is int and "
+        x = var if var in self.pids else x
+        return (f"({r} if {kind}({r} := {tab}.get({x}, _NOT_YET)) is not _NOT_YET"
+                f" and _nboards == {boards} else {name}(st, env, {x}))")
 
     def pile(self, n, sc) -> str:
         """A pile value, as refs.pile gives it: a pile id, or the card list of a virtual pile."""
@@ -281,6 +287,8 @@ class _Source:
             return f"_piles[{s if s is not None else self.call(f)}]"
         if t is A.Var and n.type == T.PILE:
             v, x = self.src(n, sc), self.temp()
+            if v in self.pids:
+                return f"_piles[{v}]"
             return f"(_piles[{x}] if ({x} := {v}).__class__ is int else {x})"
         if t is A.PileAt or t is A.CellAt:
             return self.call(refs.cards(self.cx, n, sc))
@@ -295,7 +303,9 @@ class _Source:
             return f"({self.ref(hit, '_k')} if {hit[0].fid} in _boards else {check}(st, {pid}))"
         x, h = self.temp(), self.temp()
         cell_of = self.ref(self.cx.p.cell_of, "_k")
-        return (f"({h} if ({x} := {pid}).__class__ is int and ({h} := {cell_of}.get({x})) is not None"
+        kind = "" if pid in self.pids else f"({x} := {pid}).__class__ is int and "
+        x = pid if pid in self.pids else x
+        return (f"({h} if {kind}({h} := {cell_of}.get({x})) is not None"
                 f" and {h}[0].fid in _boards else {check}(st, {x}))")
 
 
@@ -343,9 +353,12 @@ def _storage(g: _Source, n: A.Storage, sc) -> str:
         owner = g.pile(n.owner, sc) if n.owner_type == T.PILE else g.src(n.owner, sc)
         sv, cache = refs.ext_slot_of(g.cx, n, name)
         x, s = g.temp(), g.temp()
+        kind = "" if owner in g.pids else f"({x} := {owner}).__class__ is int and "
+        x = owner if owner in g.pids else x
         # the slot of a known owner read from sv's cache; sv itself for the first time or an error
-        return (f"_vals[{s} if ({x} := {owner}).__class__ is int and ({s} := {g.ref(cache, '_k')}.get({x}, -1)) >= 0"
-                f" and {s} < len(_vals) else {g.ref(sv)}(st, {x})]")
+        # (_nvals, the length of the values when the function started, may be short: sv extends them)
+        return (f"_vals[{s} if {kind}({s} := {g.ref(cache, '_k')}.get({x}, -1)) >= 0"
+                f" and {s} < _nvals else {g.ref(sv)}(st, {x})]")
     ss, sf = refs.slot(g.cx, n, sc)
     return f"_vals[{ss if ss is not None else g.call(sf)}]"
 
@@ -354,26 +367,37 @@ def _loop(g: _Source, n, sc) -> str:
     """any / all / filter: a function of its own holding the loop, called with the collection."""
     coll = g.cards(n.coll, sc)
     s, sc2 = g.cx.bind(sc, n.var)
-    outer, g.local, memo, g.memo = g.local, {s: "_e"}, g.memo, {}
+    pids = {"_e"} if _pile_ids(n.coll) else set()
+    outer, g.local, memo, g.memo, known, g.pids = g.local, {s: "_e"}, g.memo, {}, g.pids, pids
     try:
         cond = g.src(n.cond, sc2)
     finally:
-        g.local, g.memo = outer, memo
+        g.local, g.memo, g.pids = outer, memo, known
     name = g.ref(None, "_q")
+    # closures and inner loops read the variable in its slot; a test reading only `_e` needs no slot
+    store = f"        env[{s}] = _e\n" if re.search(r"\benv\b", cond) else ""
     if type(n) is A.Filter:
+        if not store:
+            g.function(name, ", _coll", f"    return [_e for _e in _coll if {cond}]\n")
+            return f"{name}(st, env, {coll})"
         head, test, hit, end = "    _out = []\n", cond, "_out.append(_e)", "_out"
     elif n.quant == "any":
         head, test, hit, end = "", cond, "return True", "False"
     else:
         head, test, hit, end = "", f"not {cond}", "return False", "True"
-    # the loop variable is also stored in its slot: closures and inner loops read it there
     g.function(name, ", _coll", f"{head}"
-               f"    for _e in _coll:\n"
-               f"        env[{s}] = _e\n"
+               f"    for _e in _coll:\n{store}"
                f"        if {test}:\n"
                f"            {hit}\n"
                f"    return {end}\n")
     return f"{name}(st, env, {coll})"
+
+
+def _pile_ids(coll) -> bool:
+    """Are the elements of this collection always stored piles (ids)?"""
+    while type(coll) is A.Filter:
+        coll = coll.coll
+    return type(coll) in _PILE_IDS
 
 
 def _card_at(g: _Source, n: A.CardAt, sc) -> str:

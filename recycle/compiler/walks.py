@@ -309,18 +309,24 @@ def w_item(cx: Compiler, it, sc) -> Walker:
 
 def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
     """An inner choice: its clauses in a random order, a walk through each, the first that completes with an effect."""
-    ws = [walker(cx, c, sc) for c in ch.clauses]
+    clauses = [_clause_parts(cx, c, sc) for c in ch.clauses]
 
     def choice(st, env) -> bool:
         log = st.log
         mark = len(log)
         rng = st.sampler
-        left = list(ws)
+        left = list(clauses)
         while left:
             m = len(left)
-            w = left.pop(rng.below(m) if m > 1 else 0)
+            cond, ex, w = left.pop(rng.below(m) if m > 1 else 0)
+            if cond is not None and not cond(st, env):
+                continue  # a clause whose condition is false does nothing: no option
             try:
-                ok = w(st, env)
+                if ex is not None:
+                    ex(st, env)
+                    ok = True
+                else:
+                    ok = w(st, env)
             except _Reject:  # a move overfilling a cell (E1): this clause has no path here
                 ok = False
             if ok and len(log) > mark:
@@ -330,6 +336,17 @@ def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
             undo_to(st, mark)
         return False
     return choice
+
+
+def _clause_parts(cx: Compiler, c, sc) -> tuple:
+    """(condition or None, direct closure or None, walker or None) of a choice's clause, for w_choice."""
+    cond = None
+    if type(c) is A.Guarded:
+        cond = cx.expr(c.cond, sc)
+        c = c.body
+    if _branches(c):
+        return cond, None, walker(cx, c, sc)
+    return cond, cx.clause(c, sc), None
 
 
 def w_stage(cx: Compiler, stg: A.Stage, sc) -> Walker:

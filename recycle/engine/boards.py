@@ -168,25 +168,23 @@ class BoardFamily:
         end to end, left to right / top to bottom); groups are ordered by their first cell.
         """
         idx = self.index_of_pid
-        cells = {idx[p] for p in pids}
         adj = self.adjacency(names)
-        left = set(cells)
+        left = {idx[p] for p in pids}
+        P = self.pids
         groups = []
-        for start in sorted(cells):
+        for start in sorted(left):
             if start not in left:
                 continue
-            left.discard(start)
-            group, todo = [start], [start]
-            while todo:
-                for j in adj[todo.pop()]:
+            left.remove(start)
+            group = [start]
+            for i in group:  # the group is its own queue: the loop reaches the cells appended to it
+                for j in adj[i]:
                     if j in left:
-                        left.discard(j)
+                        left.remove(j)
                         group.append(j)
-                        todo.append(j)
             group.sort()
-            groups.append(group)
-        P = self.pids
-        return [[P[i] for i in g] for g in groups]
+            groups.append([P[i] for i in group])
+        return groups
 
     def adjacency(self, names=None) -> list:
         """Per cell index, the indices of its neighbours in the given directions and their opposites; cached."""

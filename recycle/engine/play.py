@@ -23,10 +23,9 @@ def samples_atomic(player) -> bool:
 def play_game(prog: Program, seed: int, players, max_decisions: int = 2000, max_idle_steps: int = 10000,
               recorder=None) -> GameResult:
     """Play one game with one player object per seat; the result's `.choices` is the transcript core."""
-    def play(_) -> GameResult:
-        return _play(prog, seed, players, max_decisions, max_idle_steps, recorder)
-    # Option building for atomic blocks recurses deep: one stack chunk for the whole game (stack.py).
-    return with_room(play, None) if prog.has_atomic else play(None)
+    if prog.has_atomic:  # option building for atomic blocks recurses deep: one stack chunk for the game (stack.py)
+        return with_room(lambda _: _play(prog, seed, players, max_decisions, max_idle_steps, recorder), None)
+    return _play(prog, seed, players, max_decisions, max_idle_steps, recorder)
 
 
 def _play(prog: Program, seed: int, players, max_decisions: int, max_idle_steps: int, recorder) -> GameResult:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -244,6 +245,18 @@ def test_a_walk_that_nothing_random_decided_is_not_repeated(monkeypatch):
     # a draw that could change the walk, or a draw from the game's stream, keeps the 100 attempts
     assert count_walks(monkeypatch, block.format("(any (range 1..2) 'K (set (game sto PICK) 'K))", "(== 1 2)")) == 100
     assert count_walks(monkeypatch, block.format("(set (game sto PICK) 1)", "(== (random 1) 2)")) == 100
+
+
+def test_the_game_stream_seen_by_a_walk_gives_the_numbers_it_would_give_directly():
+    """During the walks st.rng is a stand-in that notes draws (§15.4); the game's numbers stay the same."""
+    watched, direct = walks._WatchedStream(), random.Random(3)
+    watched.real = random.Random(3)
+    a, b = list(range(20)), list(range(20))
+    watched.shuffle(a)
+    direct.shuffle(b)
+    assert a == b and watched.drawn
+    assert [watched.randint(1, 6) for _ in range(20)] == [direct.randint(1, 6) for _ in range(20)]
+    assert watched.random() == direct.random() and watched.choice("abcdef") == direct.choice("abcdef")
 
 
 def test_atomic_games_replay_through_transcripts(tmp_path):

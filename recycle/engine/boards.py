@@ -114,6 +114,7 @@ class BoardFamily:
         "dirs",
         "fid",
         "geom",
+        "increasing",
         "index_of_pid",
         "kind",
         "name",
@@ -137,8 +138,9 @@ class BoardFamily:
         self.nb_all = [tuple(P[j] for j in row if j >= 0) for row in geom.nbr]
         self.rays = [tuple(tuple(P[j] for j in ray) for ray in per) for per in geom.rays]
         self.index_of_pid = {pid: i for i, pid in enumerate(P)}
+        self.increasing = list(P) == sorted(P)
         self.cache: dict = {}  # direction tuple -> per-cell neighbour tuples (neighbours_in)
-        self.adjacent: dict = {}  # direction tuple or None -> per-cell neighbour indices (adjacency)
+        self.adjacent: dict = {}  # direction tuple or None -> cell pid -> neighbour pids (adjacency)
 
     def dir_ids(self, names) -> tuple:
         """Direction indices of a collection of names; raises KeyError(name) for an unknown one."""
@@ -167,27 +169,27 @@ class BoardFamily:
         Each group lists its cells in board-index order (along one axis: the segment from
         end to end, left to right / top to bottom); groups are ordered by their first cell.
         """
-        idx = self.index_of_pid
         adj = self.adjacency(names)
-        left = {idx[p] for p in pids}
-        P = self.pids
+        order = None if self.increasing else self.index_of_pid.__getitem__  # pid order is index order, usually
+        left = set(pids)
         groups = []
-        for start in sorted(left):
+        for start in sorted(left, key=order):
             if start not in left:
                 continue
             left.remove(start)
             group = [start]
-            for i in group:  # the group is its own queue: the loop reaches the cells appended to it
-                for j in adj[i]:
-                    if j in left:
-                        left.remove(j)
-                        group.append(j)
-            group.sort()
-            groups.append([P[i] for i in group])
+            for p in group:  # the group is its own queue: the loop reaches the cells appended to it
+                for q in adj[p]:
+                    if q in left:
+                        left.remove(q)
+                        group.append(q)
+            if len(group) > 1:
+                group.sort(key=order)
+            groups.append(group)
         return groups
 
-    def adjacency(self, names=None) -> list:
-        """Per cell index, the indices of its neighbours in the given directions and their opposites; cached."""
+    def adjacency(self, names=None) -> dict:
+        """Per cell pile id, the ids of its neighbours in the given directions and their opposites; cached."""
         key = None if names is None else tuple(names)
         hit = self.adjacent.get(key)
         if hit is None:
@@ -199,6 +201,7 @@ class BoardFamily:
                 # adjacency is symmetric: a direction brings its opposite along
                 wanted |= {self.dir_index[OPPOSITE[dirs[k]]] for k in wanted if OPPOSITE[dirs[k]] in self.dir_index}
                 ks = sorted(wanted)
-            hit = [tuple(row[k] for k in ks if row[k] >= 0) for row in self.geom.nbr]
+            P = self.pids
+            hit = {P[i]: tuple(P[row[k]] for k in ks if row[k] >= 0) for i, row in enumerate(self.geom.nbr)}
             self.adjacent[key] = hit
         return hit

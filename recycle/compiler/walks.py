@@ -13,6 +13,7 @@ walk as their direct closure.  The stream drawn from is `st.sampler`, a `WalkStr
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 
 from ..engine.ops import p_advance, p_pop_cycle, p_push_cycle, undo_to
@@ -84,12 +85,13 @@ def sample(cx: Compiler, n: A.Atomic, sc) -> Callable:
     body = walk_multi(cx, n.body, sc)
     req = cx.expr(n.require, sc)
     p = cx.p
-    watch = _WatchedStream()  # a block is never entered again while it is being walked
 
     def attempts(st, env, then) -> bool:
         rng = st.sampler
         mark = len(st.log)
         game = st.rng
+        spare = _spare_watches()
+        watch = spare.pop() if spare else _WatchedStream()
         try:
             for _ in range(p.atomic_attempts):
                 if game is not None:
@@ -110,7 +112,20 @@ def sample(cx: Compiler, n: A.Atomic, sc) -> Callable:
             return False
         finally:
             st.rng = game
+            spare.append(watch)
     return attempts
+
+
+_here = threading.local()  # .spare: this thread's stand-ins for the game stream not in use
+
+
+def _spare_watches() -> list:
+    """The stand-ins this thread may reuse: one per block being walked at a time (blocks nest, games
+    run in threads), made once rather than seeded anew for every block."""
+    spare = getattr(_here, "spare", None)
+    if spare is None:
+        spare = _here.spare = []
+    return spare
 
 
 def _done(st, env) -> None:

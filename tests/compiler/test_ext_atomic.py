@@ -247,6 +247,20 @@ def test_a_walk_that_nothing_random_decided_is_not_repeated(monkeypatch):
     assert count_walks(monkeypatch, block.format("(set (game sto PICK) 1)", "(== (random 1) 2)")) == 100
 
 
+def test_a_block_met_again_in_what_follows_it_is_sampled_again():
+    """The rest of an option after a sampled block may run the same block again (an `all`): each has its walks."""
+    items = ("(choice ((all (range 1..2) 'I (atomic (choice ((any (range 1..3) 'K (inc (game sto S) 'K))))\n"
+             "                                     (require (!= (random 1) 2))))))")
+    prog = load(make_game("", items))
+    sums = set()
+    for seed in range(30):
+        st = prog.new_game(seed, sampling=[True, True])
+        assert len(prog.options(st)) == 1
+        prog.apply(st, 0)
+        sums.add(prog.value(st, "game", "sto", "S"))
+    assert sums == {2, 3, 4, 5, 6}
+
+
 def test_the_game_stream_seen_by_a_walk_gives_the_numbers_it_would_give_directly():
     """During the walks st.rng is a stand-in that notes draws (§15.4); the game's numbers stay the same."""
     watched, direct = walks._WatchedStream(), random.Random(3)

@@ -111,7 +111,8 @@ def option_builder(cx: Compiler, sims):
         return opts
 
     if has_atomic:
-        # The walks of atomic blocks recurse hundreds of frames deep: give them a stack chunk.
+        # Enumerating atomic blocks recurses hundreds of frames deep, and even the sampled walks
+        # go deep enough to straddle a stack chunk: they get a chunk of their own (stack.py).
         return lambda st: with_room(build, st)
     return build
 

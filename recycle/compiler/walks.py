@@ -102,7 +102,12 @@ def sample(cx: Compiler, n: A.Atomic, sc) -> Callable:
                 try:
                     if body(st, env) and req(st, env):
                         st.rng = game  # what follows the block draws from the game stream itself
-                        then(st, env)
+                        try:
+                            then(st, env)
+                        except _Reject:
+                            # what follows is not watched: another attempt may fare otherwise, even the same walk
+                            undo_to(st, mark)
+                            continue
                         return True
                 except _Reject:
                     pass

@@ -6,8 +6,9 @@ that pops that frame frees it again (a munmap).  A hot loop whose calls happen t
 chunk boundary therefore pays two system calls and a page fault on every call: the same 10
 random Rummykruss games took from 81 to 294 ms each depending only on how deep the caller's
 stack was, and a bare loop calling a one-line function runs up to 170 times slower at the
-wrong depth.  Option building for atomic blocks recurses hundreds of frames deep (its walks
-are continuation-passing), so where they land is a lottery unless they start at a known place.
+wrong depth.  Option building for atomic blocks goes deep (hundreds of frames when it
+enumerates, tens when it samples), so where its hot loops land is a lottery unless it starts
+at a known place.
 
 `with_room` calls through a function whose frame reserves about 131 KB of evaluation stack
 that it never uses (so those pages are never touched): it never fits in a chunk already in use,

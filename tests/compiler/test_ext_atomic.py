@@ -261,6 +261,17 @@ def test_a_block_met_again_in_what_follows_it_is_sampled_again():
     assert sums == {2, 3, 4, 5, 6}
 
 
+def test_a_move_rejected_after_a_sampled_block_drops_the_path_as_when_enumerating():
+    items = ("(choice ((do ((atomic (choice ((set (game sto PICK) 1))) (require (== 1 1)))\n"
+             "              (move (top (game iloc STOCK)) (top (game vloc ROW 0)))\n"
+             "              (move (top (game iloc STOCK)) (top (game vloc ROW 0)))))\n"
+             "          (turn pass)))")
+    prog = load(make_game(ROW, items))
+    for sampling in (None, [True, True]):
+        st = prog.new_game(1, sampling=sampling)
+        assert [prog.describe(st, o) for o in prog.options(st)] == [["turn pass"]]
+
+
 def test_the_game_stream_seen_by_a_walk_gives_the_numbers_it_would_give_directly():
     """During the walks st.rng is a stand-in that notes draws (§15.4); the game's numbers stay the same."""
     watched, direct = walks._WatchedStream(), random.Random(3)

@@ -192,6 +192,7 @@ class _Source:
         self.pids: set[str] = set()  # the locals known to hold a stored pile's id, in the function being written
         self.shared: set = set()  # subexpressions computed once (_shared)
         self.memo: dict = {}  # shared subexpression -> its source, in the function being written
+        self.filling = False  # writing the function that fills a geometry table
         self.ns["_NOT_YET"] = _NOT_YET
 
     def compile(self, n, sc) -> Callable:
@@ -248,17 +249,18 @@ class _Source:
 
     def geometry(self, n, sc) -> str | None:
         """n read from a table by the value of its one variable, if it is board geometry (None otherwise)."""
-        slot = _geometric(self.cx, n, sc)
-        if slot is None:
+        slot = None if self.filling else _geometric(self.cx, n, sc)
+        if slot is None:  # (parts of a geometric part are computed with it, not read from tables of their own)
             return None
         table: dict = {}
         name, x, r = self.ref(None, "_g"), self.temp(), self.temp()
         outer, self.local, memo, self.memo, pids, self.pids = self.local, {slot: "_x"}, self.memo, {}, self.pids, set()
+        self.filling = True
         try:
             f = FUSED.get(type(n))
             value = f(self, n, sc) if f is not None else self.call(self.cx.expr(n, sc))
         finally:
-            self.local, self.memo, self.pids = outer, memo, pids
+            self.local, self.memo, self.pids, self.filling = outer, memo, pids, False
         boards = len(self.cx.p.board_families)
         tab = self.ref(table, "_k")
         # a board not built yet is an error of the form: the table serves only when all are built

@@ -1,7 +1,9 @@
 """The compiler stage: a checked AST -> an engine `Program` of closures, each node compiled once (design.md "Engine").
 
 Every AST node is compiled once into a closure `f(st, env)`; dispatch on node classes
-happens at compile time, never while a game runs.  Variables are resolved to slots of the
+happens at compile time, never while a game runs.  In games with atomic blocks, an expression
+of the forms `fusion` knows is compiled into one generated Python function instead (its
+other forms stay closures, called from it).  Variables are resolved to slots of the
 flat `env` list (one slot per binder, so shadowing is just another slot); declared variables
 become constants.  Program items become a flat list of ops driven by an integer program
 counter (`st.pc`), so a state can be cloned at any decision point.
@@ -32,13 +34,17 @@ Modules (each form is a function `(cx: Compiler, node, scope) -> closure`):
 * `items`       program items to ops: do items, choices, atomic items, stages; scoring.
 * `clauses`     clauses run directly: do, guarded clauses, loops, let, repeat.
 * `options`     clauses compiled for option building (CPS) and its shared exceptions.
-* `atomic`      atomic blocks (E4), run directly and walked for options; ATOMIC_MAX_PASSES.
+* `atomic`      atomic blocks (E4), run directly and enumerated for options.
+* `walks`       random walks through atomic blocks for the players that sample them (§15.4),
+                in direct style; ATOMIC_MAX_PASSES.
 * `actions`     actions: move, remember, forget, swap, shuffle, set, inc/dec, clear, cycle,
                 pass, create deck / board.
 * `references`  locations, piles, cards, owners and storage cells (helpers, not forms).
 * `expressions` values: literals, variables, storage, arithmetic, scores, logic, players.
 * `collections` piles and collections: set operations, filter, sort, slices, runs, folds.
 * `boards`      board queries (E1).
+* `fusion`      expressions fused into generated Python functions (one call per loop instead
+                of one closure per node), for the games the driver's FUSE says.
 
 Imports point one way (driver -> registry -> form modules -> references -> context):
 `context` dispatches through the tables it is given and imports no form module, so a form
@@ -47,8 +53,9 @@ reaches any other form through `cx.expr` / `cx.clause` / `cx.sim` without a cycl
 To add a form: write its function in the module of its kind and add `NodeClass: function`
 to that module's table (`FORMS`, at its end).  An expression goes to EXPRESSIONS, a clause
 run directly to CLAUSES, an action to ACTIONS.  A clause that can branch inside a choice
-(holds an `any` loop or an atomic block) also needs its CPS form in SIMS and a case in
-`context._branches`; other clauses are walked for options as their direct closure.
+(holds an `any` loop or an atomic block) also needs its CPS form in SIMS, its walker in
+`walks.CLAUSES` and a case in `context._branches`; other clauses are walked for options as
+their direct closure.
 """
 from __future__ import annotations
 

@@ -1,23 +1,23 @@
 """Atomic blocks (extension E4): run directly, or walked for option building.
 
 Outside a choice an atomic `do` runs tentatively and is rolled back unless `require` holds.
-While options are built its complete successful paths are enumerated (or, for a player that
-samples, found by random walks); program items inside a block (choices, stages) are walked
-here too, with their stage cycles pushed and popped through the log.
+While options are built its complete successful paths are enumerated here, in the
+continuation-passing style of `options` (program items inside a block, choices and stages,
+too, with their stage cycles pushed and popped through the log); for a player that samples,
+`walks` finds one by random walks instead (§15.4).
 """
 from __future__ import annotations
 
-from ..engine.ops import p_advance, p_pop_cycle, p_push_cycle, redo_logged, undo_to
+from ..engine.ops import p_advance, p_pop_cycle, p_push_cycle, undo_to
 from ..engine.recording import EventSink
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from .context import Compiler, Form, _straight
-from .options import _EnumerationBudget, _Found, _Reject, _walk_clauses, in_sequence
+from .options import _EnumerationBudget, _Reject, _walk_clauses, in_sequence
+from .params import bind_params
+from .walks import ATOMIC_MAX_PASSES, sample
 
 _err = GameRuntimeError
-
-# A stage inside an atomic block may run at most this many passes on one path (E4).
-ATOMIC_MAX_PASSES = 500
 
 
 def c_atomic(cx: Compiler, n: A.Atomic, sc):
@@ -61,45 +61,21 @@ def sim_atomic(cx: Compiler, n: A.Atomic, sc):
     """An atomic block while options are built: its successful paths (enumerating), or one found by sampling."""
     body = sim_multi(cx, n.body, sc)
     req = cx.expr(n.require, sc)
+    attempts = sample(cx, n, sc)
     p = cx.p
 
     def atomic(st, env, k):
-        rng = st.sampler
-        if rng is None:
-            def check(st2, env2):
-                p.atomic_paths += 1
-                if p.atomic_paths > p.atomic_max_paths:
-                    raise _EnumerationBudget()
-                if req(st2, env2):
-                    k(st2, env2)
-            body(st, env, check)
+        if st.sampler is not None:
+            attempts(st, env, k)
             return
-        log = st.log
-        mark = len(log)
-        prev = st.active
-        found = _Found()  # this invocation's own stop signal (nested blocks have theirs)
 
-        def done(st2, env2):
+        def check(st2, env2):
+            p.atomic_paths += 1
+            if p.atomic_paths > p.atomic_max_paths:
+                raise _EnumerationBudget()
             if req(st2, env2):
-                st.active = prev
                 k(st2, env2)
-                raise found
-
-        try:
-            for _ in range(p.atomic_attempts):
-                st.active = rng
-                try:
-                    body(st, env, done)
-                except _Found as f:
-                    if f is not found:
-                        raise
-                    return
-                except _Reject:
-                    pass
-                undo_to(st, mark)
-        finally:
-            undo_to(st, mark)
-            st.active = prev
+        body(st, env, check)
     return atomic
 
 
@@ -134,6 +110,19 @@ def sim_item(cx: Compiler, it, sc):
         return let
     if t is A.Atomic and type(it.body) is not A.Do:
         return sim_atomic(cx, it, sc)
+    if t is A.CallItem:  # a named item: its body, with the arguments bound on this path only (as s_call)
+        binds, inner = bind_params(cx, it, sc)
+        body = sim_item(cx, it.body, inner)
+
+        def call(st, env, k):
+            vals = [vf(st, env) for _, vf in binds]
+            old = [env[s] for s, _ in binds]
+            for (s, _), v in zip(binds, vals, strict=True):
+                env[s] = v
+            body(st, env, k)
+            for (s, _), v in zip(binds, old, strict=True):
+                env[s] = v
+        return call
     return _straight(cx.clause(it, sc))
 
 
@@ -142,34 +131,17 @@ def sim_items(cx: Compiler, items, sc):
 
 
 def sim_choice(cx: Compiler, ch: A.Choice, sc):
-    """A choice inside an atomic block: a branch point over its options (enumerating), or one picked at random."""
+    """A choice inside an atomic block, while its paths are enumerated: a branch point over its options."""
     sims = [cx.sim(c, sc) for c in ch.clauses]
 
     def choice(st, env, k):
         log = st.log
         mark = len(log)
-        act = st.active
-        if act is None:
-            def fin(st2, env2):
-                if len(log) > mark:
-                    k(st2, env2)
-            _walk_clauses(sims, st, env, fin, mark)
-            return
-        opts = []
 
-        def collect(st2, env2):
+        def fin(st2, env2):
             if len(log) > mark:
-                opts.append(tuple(log[mark:]))
-        st.active = None
-        try:
-            _walk_clauses(sims, st, env, collect, mark)
-        finally:
-            st.active = act
-        if not opts:
-            return
-        for op in opts[act.randrange(len(opts))]:
-            redo_logged(st, op)
-        k(st, env)
+                k(st2, env2)
+        _walk_clauses(sims, st, env, fin, mark)
     return choice
 
 

@@ -15,18 +15,31 @@ def cell_fn(cx: Compiler, node, sc, form: str):
     """Closure giving (BoardFamily, cell index) of a cell operand; run-time `board` errors otherwise."""
     pf = refs.pile(cx, node, sc)
     cell_of = cx.p.cell_of
-    span = node.span
-    what = show(node)
+    check = cell_check(cx, node, form)
 
     def cell(st, env):
         pid = pf(st, env)
+        hit = cell_of.get(pid) if pid.__class__ is int else None
+        if hit is None or hit[0].fid not in st.boards:
+            return check(st, pid)  # raises the error
+        return hit
+    return cell
+
+
+def cell_check(cx: Compiler, node, form: str):
+    """`check(st, pile value)`: (BoardFamily, cell index) of the cell operand `node`, or its `board` error."""
+    cell_of = cx.p.cell_of
+    span = node.span
+    what = show(node)
+
+    def check(st, pid):
         hit = cell_of.get(pid) if pid.__class__ is int else None
         if hit is None:
             raise _err("board", f"({form} {what} …): {what} is not a cell of a board", span)
         if hit[0].fid not in st.boards:
             raise _err("board", f"({form} {what} …): the board ({board_text(cx, hit[0])}) is not built yet", span)
         return hit
-    return cell
+    return check
 
 
 def board_text(cx: Compiler, fam) -> str:
@@ -87,17 +100,25 @@ def e_neighbors(cx: Compiler, n: A.Neighbors, sc):
             return fam.nb_all[i]
         return neighbors
     df = cx.expr(n.dirs, sc)
-    span = n.span
+    nb = neighbours_in(n)
 
     def neighbors_in(st, env):
         fam, i = cf(st, env)
-        names = df(st, env)
+        return nb(fam, i, df(st, env))
+    return neighbors_in
+
+
+def neighbours_in(n: A.Neighbors):
+    """`nb(family, cell index, direction names)`: the neighbours of `(neighbors X DIRS)`, or its `board` error."""
+    span = n.span
+
+    def nb(fam, i, names):
         try:
             return fam.neighbours_in(names)[i]
         except KeyError as e:
             raise _err("board", f"(neighbors …): {e.args[0]!r} is not a direction of this board "
                        f"({', '.join(fam.dirs)})", span) from None
-    return neighbors_in
+    return nb
 
 
 def e_ray(cx: Compiler, n: A.Ray, sc):
@@ -144,11 +165,19 @@ def e_line(cx: Compiler, n: A.Line, sc):
 def e_components(cx: Compiler, n: A.Components, sc):
     cf = refs.coll(cx, n.cells, sc)
     df = cx.expr(n.dirs, sc) if n.dirs is not None else None
+    groups = components_of(cx, n)
+    return lambda st, env: groups(st, env, cf(st, env), df)
+
+
+def components_of(cx: Compiler, n: A.Components):
+    """`groups(st, env, cells, df)`: the value of `(components CELLS [DIRS])`, df the DIRS closure or None.
+
+    DIRS is evaluated only when there are cells, as the form says.
+    """
     cell_of = cx.p.cell_of
     span = n.span
 
-    def components(st, env):
-        cells = cf(st, env)
+    def groups(st, env, cells, df):
         if not len(cells):
             return []
         fam = None
@@ -165,7 +194,7 @@ def e_components(cx: Compiler, n: A.Components, sc):
         except KeyError as e:
             raise _err("board", f"(components …): {e.args[0]!r} is not a direction of this board "
                        f"({', '.join(fam.dirs)})", span) from None
-    return components
+    return groups
 
 
 FORMS: dict[type, Form] = {

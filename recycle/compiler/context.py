@@ -61,6 +61,8 @@ class Compiler:
         self.all_t: tuple = ()
         self.has_atomic = False
         self.has_capacity = False
+        # fusion.fuse when expressions are fused into generated code (set by the driver)
+        self.fuser: Callable[[Compiler, Any, dict], Callable | None] | None = None
         self.boards: dict = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
         self.meld_cache: Any = None  # the CardInfo cache of the meld forms (compiler.melds.MeldCache)
 
@@ -96,6 +98,14 @@ class Compiler:
     # ------------------------------------------------------------ dispatch (compile time only)
 
     def expr(self, n, sc):
+        if self.fuser is not None:
+            f = self.fuser(self, n, sc)
+            if f is not None:
+                return f
+        return self.closure(n, sc)
+
+    def closure(self, n, sc):
+        """An expression compiled by its form's function (never fused)."""
         f = self._expressions.get(type(n))
         if f is None:
             raise InternalError(f"no compiler for expression {type(n).__name__} at {getattr(n, 'span', '?')}")

@@ -9,22 +9,11 @@ from __future__ import annotations
 from ..lang import ast as A
 from .context import Compiler, Form, ItemForm
 from .items import gen_bind
-
-
-def _bind(cx: Compiler, n, sc):
-    """(slot, value closure) per parameter, and the scope the body sees."""
-    binds = []
-    inner = dict(sc)
-    for name, arg in zip(n.params, n.args, strict=True):
-        vf = cx.expr(arg, sc)
-        s = cx.new_slot()
-        inner[name] = (False, s)
-        binds.append((s, vf))
-    return tuple(binds), inner
+from .params import bind_params
 
 
 def e_call(cx: Compiler, n: A.CallExpr, sc):
-    binds, inner = _bind(cx, n, sc)
+    binds, inner = bind_params(cx, n, sc)
     body = cx.expr(n.body, inner)
     if not binds:
         return body
@@ -45,7 +34,7 @@ def e_call(cx: Compiler, n: A.CallExpr, sc):
 
 
 def c_call(cx: Compiler, n: A.CallClause, sc):
-    binds, inner = _bind(cx, n, sc)
+    binds, inner = bind_params(cx, n, sc)
     body = cx.clause(n.body, inner)
 
     def call(st, env):
@@ -58,7 +47,7 @@ def c_call(cx: Compiler, n: A.CallClause, sc):
 
 def s_call(cx: Compiler, n: A.CallClause, sc):
     """A use walked while options are built: the parameters bound on this path only (as s_let does)."""
-    binds, inner = _bind(cx, n, sc)
+    binds, inner = bind_params(cx, n, sc)
     body = cx.sim(n.body, inner)
 
     def call(st, env, k):
@@ -74,7 +63,7 @@ def s_call(cx: Compiler, n: A.CallClause, sc):
 
 def gen_call_item(cx: Compiler, n: A.CallItem, sc, stages) -> None:
     """A use as a program item: an op binding the parameters, then the body's own ops."""
-    binds, inner = _bind(cx, n, sc)
+    binds, inner = bind_params(cx, n, sc)
     if binds:
         gen_bind(cx, binds, n.span, stages)
     cx.gen_items((n.body,), inner, stages)

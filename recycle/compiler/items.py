@@ -5,10 +5,9 @@ next `st.pc` itself, so a state can be cloned at any decision point.
 """
 from __future__ import annotations
 
-import random
-
 from ..engine import algorithms as alg
 from ..engine.ops import REDO, undo_to
+from ..engine.stack import with_room
 from ..engine.state import DCL, WAITING, Option
 from ..errors import GameRuntimeError
 from ..lang import ast as A
@@ -16,6 +15,7 @@ from ..lang.consts import walk
 from .atomic import sim_atomic
 from .context import Compiler, ItemForm
 from .options import _EnumerationBudget, _walk_clauses
+from .walks import WalkStream
 
 _err = GameRuntimeError
 
@@ -101,7 +101,7 @@ def option_builder(cx: Compiler, sims):
         if has_atomic:
             p.atomic_paths = 0
             smp = st.sampling
-            st.sampler = (random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+            st.sampler = (WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                           if smp is not None and smp[st.chooser] else None)
 
         def finish(st, env):
@@ -115,15 +115,18 @@ def option_builder(cx: Compiler, sims):
                 # Too many paths to list: build the decision again, sampling every block.
                 undo_to(st, 0)
                 opts.clear()
-                st.sampler = random.Random(alg.derive(st.seed, "atomic", st.decisions + 1))
+                st.sampler = WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                 _walk_clauses(sims, st, env, finish, 0)
         finally:
             st.log = None
             st.rec = rec
             st.sampler = None
-            st.active = None
         return opts
 
+    if has_atomic:
+        # Enumerating atomic blocks recurses hundreds of frames deep, and even the sampled walks
+        # go deep enough to straddle a stack chunk: they get a chunk of their own (stack.py).
+        return lambda st: with_room(build, st)
     return build
 
 

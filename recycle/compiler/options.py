@@ -44,10 +44,6 @@ def _walk_clauses(sims, st, env, k, mark: int) -> None:
         undo_to(st, mark)
 
 
-class _Found(Exception):
-    """Stops the random walks of an atomic block once one of them succeeded (E4)."""
-
-
 def s_loop(cx: Compiler, n: A.Loop, sc):
     return s_any(cx, n, sc) if n.quant == "any" else s_all(cx, n, sc)
 
@@ -112,19 +108,13 @@ def s_any(cx: Compiler, n: A.Loop, sc):
 
 
 def s_any_ext(cf, s, body):
-    """A branch point that also drops rejected paths (E1 capacity) and samples inside atomic walks (E4)."""
+    """A branch point that also drops rejected paths (E1 capacity)."""
     def any_(st, env, k):
         elems = cf(st, env)
         if not elems:
             k(st, env)
             return
         old = env[s]
-        act = st.active
-        if act is not None:  # a random walk through an atomic block: one element
-            env[s] = elems[act.randrange(len(elems))]
-            body(st, env, k)
-            env[s] = old
-            return
         log = st.log
         mark = len(log)
         for e in elems:
@@ -221,13 +211,8 @@ def s_if(cx: Compiler, n: A.If, sc):
 def s_either(cx: Compiler, n: A.Either, sc):
     """A branch point over alternatives: each clause continues the path on its own, from the same state."""
     alts = tuple(cx.sim(c, sc) for c in n.clauses)
-    sampling = cx.has_atomic  # inside an atomic block's random walk one alternative is drawn (E4)
 
     def either(st, env, k):
-        act = st.active if sampling else None
-        if act is not None:
-            alts[act.randrange(len(alts))](st, env, k)
-            return
         log = st.log
         mark = len(log)
         for alt in alts:

@@ -122,29 +122,50 @@ def ext_owner(cx: Compiler, o, t: T, sc):
     return card_owner
 
 
+def ext_slot_of(cx: Compiler, n: A.Storage, name: str):
+    """(sv, cache) for a pile's or a card's storage cell `name` (E2): `sv(st, owner)` gives its slot.
+
+    `owner` is the owner's value (a pile value, or a card or None); a virtual pile or no card
+    is the run-time error of the form.  The slot is registered the first time (`cache` maps an
+    owner to its slot), and the state's values extended to hold it.
+    """
+    p = cx.p
+    kind = n.kind
+    o = n.owner
+    span = o.span
+    pile_owned = n.owner_type == T.PILE
+    tag = "L" if pile_owned else "C"
+    cache: dict[int, int] = {}
+    default = p.slot_default
+
+    def sv(st, v):
+        if v.__class__ is not int:
+            if pile_owned:
+                raise _err("pile-kind", f"storage of {show(o)}: a computed (virtual) pile owns no storage", span)
+            raise _err("no-card", f"storage of {show(o)}: designates no card", span)
+        s = cache.get(v)
+        if s is None:
+            s = cache[v] = p.register_slot((tag, v), kind, name)
+        vals = st.vals
+        if s >= len(vals):
+            vals.extend(default[len(vals):s + 1])
+        return s
+    return sv, cache
+
+
 def slot(cx: Compiler, n: A.Storage, sc):
     """(static slot or None, closure or None) for a storage cell."""
     p = cx.p
     kind = n.kind
     nc, name = cx.const(n.name, sc)
     if n.owner_type in (T.PILE, T.CARD):
-        of = ext_owner(cx, n.owner, n.owner_type, sc)
         if not nc:
+            of = ext_owner(cx, n.owner, n.owner_type, sc)
             nf = cx.expr(n.name, sc)
             return None, lambda st, env: p.slot_id(st, of(st, env), kind, nf(st, env))
-        cache: dict = {}
-        default = p.slot_default
-
-        def ext_slot(st, env):
-            o = of(st, env)
-            s = cache.get(o)
-            if s is None:
-                s = cache[o] = p.register_slot(o, kind, name)
-            vals = st.vals
-            if s >= len(vals):
-                vals.extend(default[len(vals):s + 1])
-            return s
-        return None, ext_slot
+        vf = pile(cx, n.owner, sc) if n.owner_type == T.PILE else card(cx, n.owner, sc)
+        sv, _ = ext_slot_of(cx, n, name)
+        return None, lambda st, env: sv(st, vf(st, env))
     if nc:
         tbl = [p.register_slot(o, kind, name) for o in range(1 + cx.n + cx.nt)]
         o = n.owner

@@ -107,12 +107,14 @@ class BoardFamily:
     """One board as a family of stored piles: its geometry, cell pile ids, capacity and per-pid tables."""
 
     __slots__ = (
+        "adjacent",
         "cache",
         "capacity",
         "dir_index",
         "dirs",
         "fid",
         "geom",
+        "increasing",
         "index_of_pid",
         "kind",
         "name",
@@ -136,7 +138,9 @@ class BoardFamily:
         self.nb_all = [tuple(P[j] for j in row if j >= 0) for row in geom.nbr]
         self.rays = [tuple(tuple(P[j] for j in ray) for ray in per) for per in geom.rays]
         self.index_of_pid = {pid: i for i, pid in enumerate(P)}
-        self.cache: dict = {}  # direction tuple -> (direction indices, per-cell neighbour tuples)
+        self.increasing = list(P) == sorted(P)
+        self.cache: dict = {}  # direction tuple -> per-cell neighbour tuples (neighbours_in)
+        self.adjacent: dict = {}  # direction tuple or None -> cell pid -> neighbour pids (adjacency)
 
     def dir_ids(self, names) -> tuple:
         """Direction indices of a collection of names; raises KeyError(name) for an unknown one."""
@@ -165,35 +169,39 @@ class BoardFamily:
         Each group lists its cells in board-index order (along one axis: the segment from
         end to end, left to right / top to bottom); groups are ordered by their first cell.
         """
-        idx = self.index_of_pid
-        cells = {idx[p] for p in pids}
-        ks: Sequence[int]
-        if names is None:
-            ks = range(len(self.dirs))
-        else:
-            dirs = self.geom.dirs
-            wanted = set(self.dir_ids(names))
-            # adjacency is symmetric: a direction brings its opposite along
-            wanted |= {self.dir_index[OPPOSITE[dirs[k]]] for k in wanted if OPPOSITE[dirs[k]] in self.dir_index}
-            ks = sorted(wanted)
-        nbr = self.geom.nbr
-        seen: set = set()
+        adj = self.adjacency(names)
+        order = None if self.increasing else self.index_of_pid.__getitem__  # pid order is index order, usually
+        left = set(pids)
         groups = []
-        for start in sorted(cells):
-            if start in seen:
+        for start in sorted(left, key=order):
+            if start not in left:
                 continue
-            seen.add(start)
-            group, todo = [start], [start]
-            while todo:
-                i = todo.pop()
-                row = nbr[i]
-                for k in ks:
-                    j = row[k]
-                    if j >= 0 and j in cells and j not in seen:
-                        seen.add(j)
-                        group.append(j)
-                        todo.append(j)
-            group.sort()
+            left.remove(start)
+            group = [start]
+            for p in group:  # the group is its own queue: the loop reaches the cells appended to it
+                for q in adj[p]:
+                    if q in left:
+                        left.remove(q)
+                        group.append(q)
+            if len(group) > 1:
+                group.sort(key=order)
             groups.append(group)
-        P = self.pids
-        return [[P[i] for i in g] for g in groups]
+        return groups
+
+    def adjacency(self, names=None) -> dict:
+        """Per cell pile id, the ids of its neighbours in the given directions and their opposites; cached."""
+        key = None if names is None else tuple(names)
+        hit = self.adjacent.get(key)
+        if hit is None:
+            if names is None:
+                ks: Sequence[int] = range(len(self.dirs))
+            else:
+                dirs = self.geom.dirs
+                wanted = set(self.dir_ids(names))
+                # adjacency is symmetric: a direction brings its opposite along
+                wanted |= {self.dir_index[OPPOSITE[dirs[k]]] for k in wanted if OPPOSITE[dirs[k]] in self.dir_index}
+                ks = sorted(wanted)
+            P = self.pids
+            hit = {P[i]: tuple(P[row[k]] for k in ks if row[k] >= 0) for i, row in enumerate(self.geom.nbr)}
+            self.adjacent[key] = hit
+        return hit

@@ -5,6 +5,7 @@ from ..errors import UsageError
 from . import algorithms as alg
 from .program import Program
 from .results import GameResult
+from .stack import with_room
 from .state import WAITING
 
 # Lineup codes of players whose decisions sample atomic blocks instead of enumerating them.
@@ -23,6 +24,13 @@ def play_game(prog: Program, seed: int, players, max_decisions: int | None = Non
               max_idle_steps: int | None = None,
               recorder=None) -> GameResult:
     """Play one game with one player object per seat; the result's `.choices` is the transcript core."""
+    if prog.has_atomic:  # option building for atomic blocks recurses deep: one stack chunk for the game (stack.py)
+        return with_room(lambda _: _play(prog, seed, players, max_decisions, max_idle_steps, recorder), None)
+    return _play(prog, seed, players, max_decisions, max_idle_steps, recorder)
+
+
+def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle_steps: int | None,
+          recorder) -> GameResult:
     players = list(players)
     if len(players) != prog.n_players:
         raise UsageError(f"the game has {prog.n_players} players, but {len(players)} player objects were given")

@@ -24,9 +24,8 @@ Representation (see core.py for the registries):
 * keys:    the tie-break keys per player once scored (None without `tiebreak`; E5).
 * sampling: None, or per seat whether that seat's decisions build atomic blocks by
            sampling (the random player) rather than by enumeration (E4).
-* sampler / active: while options are built, the sampling stream of this decision
-           (None when enumerating) and the stream branch points draw from right now
-           (set only inside the walk of an atomic block).
+* sampler: while options are built, the sampling stream of this decision (a
+           compiler.walks.WalkStream), or None when its atomic blocks are enumerated.
 """
 from __future__ import annotations
 
@@ -160,7 +159,6 @@ class State:
     """The mutable state of one game (spec §1.3).  Clone with `clone()`; compare with `==`."""
 
     __slots__ = (
-        "active",
         "boards",
         "catt",
         "chooser",
@@ -224,7 +222,6 @@ class State:
     keys: list[tuple] | None
     sampling: tuple[bool, ...] | None
     sampler: random.Random | None
-    active: random.Random | None
     hands: list[tuple[int, ...]]  # each finished hand's score per player, in a match
 
     def clone(self) -> State:
@@ -267,7 +264,6 @@ class State:
         c.sampling = self.sampling
         c.hands = self.hands[:]
         c.sampler = None
-        c.active = None
         return c
 
     def __getstate__(self):
@@ -275,7 +271,6 @@ class State:
         d["rec"] = None
         d["log"] = None
         d["sampler"] = None
-        d["active"] = None
         return d
 
     def __setstate__(self, d):

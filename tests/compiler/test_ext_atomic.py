@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
-from recycle.compiler import compile_game, driver
+from recycle.compiler import compile_game, driver, walks
 from recycle.engine.play import play_game, samples_atomic
 from recycle.engine.recording import ListRecorder
 from recycle.errors import LoadError
@@ -195,6 +196,129 @@ def test_sampling_gives_up_after_the_bound_and_offers_nothing():
     prog = load(make_game("", items))
     st = prog.new_game(1, sampling=[True, True])
     assert len(prog.options(st)) == 1
+
+
+def sampled_picks(items: str, seeds=range(200)) -> list:
+    """The value of (game sto PICK) after the one sampled option of a block, for each seed."""
+    prog = load(make_game("", items))
+    picks = []
+    for seed in seeds:
+        st = prog.new_game(seed, sampling=[True, True])
+        assert len(prog.options(st)) == 1  # the block's one sampled path
+        prog.apply(st, 0)
+        picks.append(prog.value(st, "game", "sto", "PICK"))
+    return picks
+
+
+def test_a_sampled_inner_choice_picks_among_its_clauses():
+    """§15.4: the clauses in a random order, the first that completes taken; a clause counts once."""
+    picks = sampled_picks("(atomic (choice ((any (range 1..9) 'K (set (game sto PICK) 'K)) (set (game sto PICK) 10)))\n"
+                          "        (require (== 1 1)))")
+    assert set(picks) == set(range(1, 11))  # every path can be sampled
+    assert 70 <= picks.count(10) <= 130  # about half the walks take the second clause (not 1 in 10)
+    # a clause that does nothing (its condition false) is passed over, never taken
+    picks = sampled_picks("(atomic (choice (((== 1 2) (set (game sto PICK) 1)) (set (game sto PICK) 2))) (require (== 1 1)))",
+                          range(20))
+    assert picks == [2] * 20
+
+
+def test_a_sampled_any_over_a_filter_is_uniform_among_the_elements_that_pass():
+    picks = sampled_picks("(atomic (choice ((any (filter (range 1..20) 'K (> 'K 15)) 'K (set (game sto PICK) 'K))))\n"
+                          "        (require (== 1 1)))")
+    assert set(picks) == {16, 17, 18, 19, 20} and all(25 <= picks.count(k) <= 55 for k in range(16, 21))
+
+
+def test_either_if_and_definitions_are_walked_inside_a_sampled_block():
+    """§15.4 over the forms of §18–§19: an `either` takes one alternative that can complete, an `if`
+    its one branch, a definition's use its body with the arguments bound; what is sampled is a path
+    the enumeration also lists."""
+    block = ("(atomic (choice ((either ((PUTUPTO 3)\n"
+             "                            (if (== 1 2) (PUTUPTO 8) (any (range 9..9) 'K (set (game sto PICK) 'K)))))))\n"
+             "        (require (!= (game sto PICK) 2)))")
+    text = make_game("", block, declares="(define (PUTUPTO 'N) (any (range 1..'N) 'K (set (game sto PICK) 'K)))")
+    prog = load(text)
+    st = prog.new_game(1)
+    enumerated = {prog.describe(st, o)[0] for o in prog.options(st)}
+    assert len(enumerated) == 3  # K=1, K=3 and the `if`'s else branch; K=2 fails `require`
+    picks = []
+    for seed in range(200):
+        st = prog.new_game(seed, sampling=[True, True])
+        [opt] = prog.options(st)
+        assert prog.describe(st, opt)[0] in enumerated
+        prog.apply(st, 0)
+        picks.append(prog.value(st, "game", "sto", "PICK"))
+    assert set(picks) == {1, 3, 9}
+    assert 70 <= picks.count(9) <= 130  # the two alternatives are drawn alike, not 1 in 4 paths
+
+
+def test_a_named_item_inside_a_block_is_enumerated_and_sampled_with_its_arguments():
+    """A definition used as a program item of a block's stage: its choice is a branch point of the block."""
+    block = ("(choice ((atomic (stage player (end (> (game sto PICK) 0)) (PICKFROM 2))\n"
+             "                  (require (!= (game sto PICK) 3)))))")
+    prog = load(make_game("", block, declares="(define (PICKFROM 'N) (choice ((any (range 'N..4) 'K (set (game sto PICK) 'K)))))"))
+    st = prog.new_game(1)
+    assert sorted(prog.describe(st, o)[-1] for o in prog.options(st)) == [
+        "set table sto PICK = 2", "set table sto PICK = 4"]
+    for seed in range(20):
+        st = prog.new_game(seed, sampling=[True, True])
+        [opt] = prog.options(st)
+        assert prog.describe(st, opt)[-1] in ("set table sto PICK = 2", "set table sto PICK = 4")
+
+
+def count_walks(monkeypatch, items: str) -> int:
+    """How many random walks failed in the one atomic block of the first decision (each is undone)."""
+    calls = []
+    real = walks.undo_to
+    monkeypatch.setattr(walks, "undo_to", lambda st, mark: (calls.append(mark), real(st, mark)))
+    prog = load(make_game("", items))
+    prog.new_game(1, sampling=[True, True])
+    return len(calls)
+
+
+def test_a_walk_that_nothing_random_decided_is_not_repeated(monkeypatch):
+    """A failing walk without a fork is the block's only walk: one attempt, not 100 (§15.4)."""
+    block = "(choice ((atomic (choice ({})) (require {})) (turn pass)))"
+    assert count_walks(monkeypatch, block.format("(set (game sto PICK) 1)", "(== 1 2)")) == 1
+    # a draw that could change the walk, or a draw from the game's stream, keeps the 100 attempts
+    assert count_walks(monkeypatch, block.format("(any (range 1..2) 'K (set (game sto PICK) 'K))", "(== 1 2)")) == 100
+    assert count_walks(monkeypatch, block.format("(set (game sto PICK) 1)", "(== (random 1) 2)")) == 100
+
+
+def test_a_block_met_again_in_what_follows_it_is_sampled_again():
+    """The rest of an option after a sampled block may run the same block again (an `all`): each has its walks."""
+    items = ("(choice ((all (range 1..2) 'I (atomic (choice ((any (range 1..3) 'K (inc (game sto S) 'K))))\n"
+             "                                     (require (!= (random 1) 2))))))")
+    prog = load(make_game("", items))
+    sums = set()
+    for seed in range(30):
+        st = prog.new_game(seed, sampling=[True, True])
+        assert len(prog.options(st)) == 1
+        prog.apply(st, 0)
+        sums.add(prog.value(st, "game", "sto", "S"))
+    assert sums == {2, 3, 4, 5, 6}
+
+
+def test_a_move_rejected_after_a_sampled_block_drops_the_path_as_when_enumerating():
+    items = ("(choice ((do ((atomic (choice ((set (game sto PICK) 1))) (require (== 1 1)))\n"
+             "              (move (top (game iloc STOCK)) (top (game vloc ROW 0)))\n"
+             "              (move (top (game iloc STOCK)) (top (game vloc ROW 0)))))\n"
+             "          (turn pass)))")
+    prog = load(make_game(ROW, items))
+    for sampling in (None, [True, True]):
+        st = prog.new_game(1, sampling=sampling)
+        assert [prog.describe(st, o) for o in prog.options(st)] == [["turn pass"]]
+
+
+def test_the_game_stream_seen_by_a_walk_gives_the_numbers_it_would_give_directly():
+    """During the walks st.rng is a stand-in that notes draws (§15.4); the game's numbers stay the same."""
+    watched, direct = walks._WatchedStream(), random.Random(3)
+    watched.real = random.Random(3)
+    a, b = list(range(20)), list(range(20))
+    watched.shuffle(a)
+    direct.shuffle(b)
+    assert a == b and watched.drawn
+    assert [watched.randint(1, 6) for _ in range(20)] == [direct.randint(1, 6) for _ in range(20)]
+    assert watched.random() == direct.random() and watched.choice("abcdef") == direct.choice("abcdef")
 
 
 def test_atomic_games_replay_through_transcripts(tmp_path):

@@ -235,6 +235,24 @@ def _optional(b: Builder, sx: SList, scope):
     return A.OptionalStep(alternatives(b, sx, scope), span=sx.span)
 
 
+# Why each turn item cannot stand inside an atomic block, which is one decision of one player.
+_NOT_ATOMIC = {
+    "optional": "make the pass a clause of a choice",
+    "ask": "a decision by another player cannot be part of this one",
+    "while": "repeat with a stage ending on the condition",
+    "match": "a match deals whole hands, each of many decisions",
+}
+
+
+def _turn_item(b: Builder, sx: SList, scope, form: Callable):
+    """The turn items (§20, §22), outside atomic blocks only."""
+    if b.atomic_depth:
+        word = sx.head.text
+        b.fail("placement", f"`{word}` cannot stand inside an atomic block, which is one decision: "
+                            f"{_NOT_ATOMIC[word]}", sx)
+    return form(b, sx, scope)
+
+
 DECISIONS = (A.Choice, A.OptionalStep)
 
 
@@ -305,8 +323,8 @@ ITEM_FORMS: dict[str, Callable] = {
     "any": lambda b, sx, scope: loop(b, sx, scope, False), "all": lambda b, sx, scope: loop(b, sx, scope, False),
     "atomic": lambda b, sx, scope: atomic(b, sx, scope, False, True),
     "let": _let_item,
-    "optional": _optional,
-    "ask": _ask,
-    "while": _while,
-    "match": _match,
+    "optional": lambda b, sx, scope: _turn_item(b, sx, scope, _optional),
+    "ask": lambda b, sx, scope: _turn_item(b, sx, scope, _ask),
+    "while": lambda b, sx, scope: _turn_item(b, sx, scope, _while),
+    "match": lambda b, sx, scope: _turn_item(b, sx, scope, _match),
 }

@@ -1,0 +1,448 @@
+"""Expressions fused into generated Python: one function call per loop instead of one closure call per node.
+
+A random rollout of a board game tests the same conditions on hundreds of cells, and as closures
+every node of `(and (== (size 'X) 0) (== ('X sto BLOCKED) 0) …)` costs a Python call per cell:
+those calls were most of the time of a Rummykruss rollout.  `fuse` compiles an expression made of
+the forms of FUSED into the source text of one Python function instead (one more for each
+`any`, `all` or `filter` inside it: its loop), executed once at compile time.  Forms that are
+not in FUSED, and parts of forms that check something and can fail, stay closures called from
+the generated code, so their checks and messages are the closures' own; a variable is its env
+slot, as for the closures, so both read the same bindings.  The generated code evaluates the same
+subexpressions in the same order as the closures would and gives the same values.
+
+Fusing pays when the expression has a loop or a few nodes; a lone form is left to its closure.
+
+An expression changes nothing while it is evaluated, so a loop written twice in it, with no free
+variable and nothing random in it (Rummykruss tests `(filter (cells …) 'X (> (size 'X) 0))` in
+both directions of one `require`), has the same value both times: the function computes it the
+first time it is needed and reuses it the second.
+
+And the shape of a board never changes: once every board of the game is built, a part made only
+of board geometry and arithmetic with one variable, `(+ (* (row 'X) 'BOARD) (col 'X))` or
+`(neighbors 'X (N, E, S, W))`, has one value per value of the variable, kept in a table the
+first time it is computed (the program's, for all its games).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from itertools import count
+
+import attrs
+
+from ..errors import InternalError
+from ..lang import ast as A
+from ..lang.ast import T
+from . import boards
+from . import references as refs
+from .context import Compiler
+
+# An expression is fused if it has a loop, or at least this many fused nodes.
+MIN_NODES = 4
+
+_ATOMS = (int, str, bool, type(None))
+_LOOPS = (A.Quantifier, A.Filter)
+_NOT_YET = object()  # a shared subexpression not computed yet
+
+
+def fuse(cx: Compiler, n, sc) -> Callable | None:
+    """The generated function evaluating n, or None if n is better left to its closure."""
+    if type(n) not in FUSED or not _worth(cx, n, sc):
+        return None
+    return _Source(cx).compile(n, sc)
+
+
+def _worth(cx: Compiler, n, sc) -> bool:
+    nodes = 0
+    todo = [n]
+    while todo:
+        m = todo.pop()
+        t = type(m)
+        if t not in FUSED or cx.const(m, sc)[0]:
+            continue
+        if t is A.Quantifier or t is A.Filter:
+            return True
+        nodes += 1
+        if nodes >= MIN_NODES:
+            return True
+        todo.extend(x for x in _children(m) if x is not None)
+    return False
+
+
+def _shared(n) -> set:
+    """The subexpressions of n worth computing once: loops written more than once, closed and not random."""
+    seen: Counter = Counter()
+    todo = [n]
+    while todo:
+        m = todo.pop()
+        if type(m) in _LOOPS:
+            seen[m] += 1
+        todo.extend(_subnodes(m))
+    return {m for m, k in seen.items() if k > 1 and not _free(m) and not _random(m)}
+
+
+def _subnodes(m) -> list:
+    out = []
+    for f in attrs.fields(type(m)):
+        v = getattr(m, f.name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(x, A.Node):
+                out.append(x)
+    return out
+
+
+def _free(m) -> set:
+    """The variable names m reads without binding them (the binding forms bind `var` in all but `coll`)."""
+    if type(m) is A.Var:
+        return {m.name}
+    var = getattr(m, "var", None)
+    out: set = set()
+    for f in attrs.fields(type(m)):
+        v = getattr(m, f.name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(x, A.Node):
+                inner = _free(x)
+                out |= inner - {var} if var is not None and f.name != "coll" else inner
+    return out
+
+
+def _random(m) -> bool:
+    """Does m draw from the game's stream (a random number, or a tie between extreme cards)?"""
+    return type(m) in (A.Random, A.CardExtreme) or any(_random(x) for x in _subnodes(m))
+
+
+# The forms whose value depends on the shape of a board alone (and on their operands).
+_GEOMETRY = (A.Coord, A.Neighbors, A.CellAt, A.Line, A.Ray, A.Cells)
+
+
+def _geometric(cx: Compiler, n, sc) -> int | None:
+    """The env slot of the one variable n depends on, if n is board geometry of that variable, else None."""
+    slots: set = set()
+    board = False
+    todo = [n]
+    while todo:
+        m = todo.pop()
+        t = type(m)
+        if cx.const(m, sc)[0] or t is A.NameList:
+            continue
+        if t is A.Var:
+            slots.add(sc[m.name][1])
+            continue
+        if t is A.Location:
+            if refs.static_pid(cx, m, sc) is None:
+                return None
+            continue
+        if t is A.Arith:
+            if m.op not in ("+", "-", "*"):
+                return None
+        elif t in _GEOMETRY:
+            board = True
+            if t is A.Neighbors and m.dirs is not None and type(m.dirs) is not A.NameList:
+                return None
+        else:
+            return None
+        todo.extend(_subnodes(m))
+    return slots.pop() if board and len(slots) == 1 else None
+
+
+def _children(m) -> tuple:
+    t = type(m)
+    if t is A.Compare:
+        return (m.left, m.right)
+    if t is A.Logic or t is A.Arith:
+        return m.args
+    if t is A.Not:
+        return (m.arg,)
+    if t is A.Size:
+        return (m.coll,)
+    if t is A.CardAt:
+        return (m.pile,)
+    if t is A.CardAtt:
+        return (m.card,)
+    if t is A.Storage:
+        return (m.owner,)
+    if t is A.Coord:
+        return (m.cell,)
+    if t is A.Cells:
+        return (m.board,)
+    if t is A.Neighbors:
+        return (m.cell, m.dirs)
+    if t is A.Components:
+        return (m.cells,)
+    return ()
+
+
+# The state's lists a generated function reads, bound once per call (an expression changes none of them).
+_HOISTED = {"_piles": "st.piles", "_vals": "st.vals", "_nvals": "len(st.vals)", "_catt": "st.catt",
+            "_boards": "st.boards", "_nboards": "len(st.boards)"}
+# The collections whose elements are always stored piles (cell ids): a loop over them needs no test of kind.
+_PILE_IDS = (A.Cells, A.Neighbors, A.Line, A.Ray)
+
+
+class _Source:
+    """The source text of one fused expression, its helper functions, and the objects it refers to."""
+
+    def __init__(self, cx: Compiler):
+        self.cx = cx
+        self.ns: dict = {}  # name -> object, the globals of the generated code
+        self.defs: list[str] = []
+        self.ids = count()
+        self.local: dict[int, str] = {}  # env slot -> the local holding its value, in the function being written
+        self.pids: set[str] = set()  # the locals known to hold a stored pile's id, in the function being written
+        self.shared: set = set()  # subexpressions computed once (_shared)
+        self.memo: dict = {}  # shared subexpression -> its source, in the function being written
+        self.filling = False  # writing the function that fills a geometry table
+        self.ns["_NOT_YET"] = _NOT_YET
+
+    def compile(self, n, sc) -> Callable:
+        self.shared = _shared(n)
+        self.function("_fused", "", f"    return {self.src(n, sc)}\n")
+        exec(compile("\n".join(self.defs), f"<fused {n.span}>", "exec"), self.ns)
+        return self.ns["_fused"]
+
+    def function(self, name: str, params: str, body: str) -> None:
+        """Add a generated function, reading the state's lists it uses into locals first."""
+        head = "".join(f"    {k} = {v}\n" for k, v in _HOISTED.items() if re.search(rf"\b{k}\b", body))
+        head += "".join(f"    {m} = _NOT_YET\n" for m in sorted(set(re.findall(r"\b_m\d+\b", body))))
+        self.defs.append(f"def {name}(st, env{params}):\n{head}{body}")
+
+    # ------------------------------------------------------------ names and temporaries
+
+    def ref(self, obj, prefix: str = "_c") -> str:
+        """A name of the generated code standing for obj (a closure, a helper, a constant)."""
+        name = f"{prefix}{next(self.ids)}"
+        self.ns[name] = obj
+        return name
+
+    def const(self, v) -> str:
+        return repr(v) if type(v) in _ATOMS else self.ref(v, "_k")
+
+    def call(self, f) -> str:
+        """A call of the closure f(st, env)."""
+        return f"{self.ref(f)}(st, env)"
+
+    def temp(self) -> str:
+        return f"_t{next(self.ids)}"
+
+    # ------------------------------------------------------------ expressions
+
+    def src(self, n, sc) -> str:
+        """Python source evaluating n (st and env in scope)."""
+        c, v = self.cx.const(n, sc)
+        if c:
+            return self.const(v)
+        f = FUSED.get(type(n))
+        if f is None:
+            if type(n) in _GEOMETRY:
+                return self.geometry(n, sc) or self.call(self.cx.expr(n, sc))
+            return self.call(self.cx.expr(n, sc))
+        if type(n) is not A.Var and (text := self.geometry(n, sc)) is not None:
+            return text
+        if n not in self.shared:
+            return f(self, n, sc)
+        text = self.memo.get(n)
+        if text is None:  # the first time in this function: computed where first needed, then kept
+            m = f"_m{next(self.ids)}"
+            text = self.memo[n] = f"({m} if {m} is not _NOT_YET else ({m} := {f(self, n, sc)}))"
+        return text
+
+    def geometry(self, n, sc) -> str | None:
+        """n read from a table by the value of its one variable, if it is board geometry (None otherwise)."""
+        slot = None if self.filling else _geometric(self.cx, n, sc)
+        if slot is None:  # (parts of a geometric part are computed with it, not read from tables of their own)
+            return None
+        table: dict = {}
+        name, x, r = self.ref(None, "_g"), self.temp(), self.temp()
+        outer, self.local, memo, self.memo, pids, self.pids = self.local, {slot: "_x"}, self.memo, {}, self.pids, set()
+        self.filling = True
+        try:
+            f = FUSED.get(type(n))
+            value = f(self, n, sc) if f is not None else self.call(self.cx.expr(n, sc))
+        finally:
+            self.local, self.memo, self.pids, self.filling = outer, memo, pids, False
+        boards = len(self.cx.p.board_families)
+        tab = self.ref(table, "_k")
+        # a board not built yet is an error of the form: the table serves only when all are built
+        self.function(name, ", _x", f"    _v = {value}\n"
+                      f"    if _x.__class__ is int and len(st.boards) == {boards}:\n"
+                      f"        {tab}[_x] = _v\n"
+                      f"    return _v\n")
+        var = outer.get(slot) or f"env[{slot}]"
+        kind = "" if var in self.pids else f"({x} := {var}).__class__ is int and "
+        x = var if var in self.pids else x
+        return (f"({r} if {kind}({r} := {tab}.get({x}, _NOT_YET)) is not _NOT_YET"
+                f" and _nboards == {boards} else {name}(st, env, {x}))")
+
+    def pile(self, n, sc) -> str:
+        """A pile value, as refs.pile gives it: a pile id, or the card list of a virtual pile."""
+        if type(n) is A.Location:
+            s, f = refs.location(self.cx, n, sc)
+            return str(s) if s is not None else self.call(f)
+        return self.src(n, sc)
+
+    def cards(self, n, sc) -> str:
+        """The card list of a pile (or the elements of a collection), as refs.cards / refs.coll give them."""
+        t = type(n)
+        if t is A.Location:
+            s, f = refs.location(self.cx, n, sc)
+            return f"_piles[{s if s is not None else self.call(f)}]"
+        if t is A.Var and n.type == T.PILE:
+            v, x = self.src(n, sc), self.temp()
+            if v in self.pids:
+                return f"_piles[{v}]"
+            return f"(_piles[{x}] if ({x} := {v}).__class__ is int else {x})"
+        if t not in FUSED and refs.holds_pile(n):  # a cell, a definition's use, an `if`: maybe a stored pile
+            return self.call(refs.cards(self.cx, n, sc))
+        return self.src(n, sc)
+
+    def cell(self, node, sc, form: str) -> str:
+        """(BoardFamily, cell index) of a cell operand, as boards.cell_fn gives it (the check inlined)."""
+        pid = self.pile(node, sc)
+        check = self.ref(boards.cell_check(self.cx, node, form))
+        hit = self.cx.p.cell_of.get(int(pid)) if pid.isdigit() else None
+        if hit is not None:  # a constant cell (a board named in the text): only "is it built yet?" is left
+            return f"({self.ref(hit, '_k')} if {hit[0].fid} in _boards else {check}(st, {pid}))"
+        x, h = self.temp(), self.temp()
+        cell_of = self.ref(self.cx.p.cell_of, "_k")
+        kind = "" if pid in self.pids else f"({x} := {pid}).__class__ is int and "
+        x = pid if pid in self.pids else x
+        return (f"({h} if {kind}({h} := {cell_of}.get({x})) is not None"
+                f" and {h}[0].fid in _boards else {check}(st, {x}))")
+
+
+def _var(g: _Source, n: A.Var, sc) -> str:
+    b = sc.get(n.name)
+    if b is None:
+        raise InternalError(f"unbound variable '{n.name} at {n.span}")
+    return g.local.get(b[1]) or f"env[{b[1]}]"  # a constant was taken by _Source.src
+
+
+def _compare(g: _Source, n: A.Compare, sc) -> str:
+    if n.type == T.PLAYER:  # either side may be `no player` (refs.ply_raw)
+        a, b = g.call(refs.ply_raw(g.cx, n.left, sc)), g.call(refs.ply_raw(g.cx, n.right, sc))
+        return f"({a} {n.op} {b})"
+    if type(n.left) is A.Size and n.op in ("==", "!=", ">") and g.cx.const(n.right, sc) == (True, 0):
+        # (== (size X) 0) is "X is empty": the truth of the list, without counting it
+        c = g.cards(n.left.coll, sc)
+        return f"(not {c})" if n.op == "==" else f"(not not {c})"
+    return f"({g.src(n.left, sc)} {n.op} {g.src(n.right, sc)})"
+
+
+def _logic(g: _Source, n: A.Logic, sc) -> str:
+    return "(" + f" {n.op} ".join(g.src(a, sc) for a in n.args) + ")"
+
+
+def _not(g: _Source, n: A.Not, sc) -> str:
+    return f"(not {g.src(n.arg, sc)})"
+
+
+def _arith(g: _Source, n: A.Arith, sc) -> str:
+    if n.op not in ("+", "-", "*"):  # division and powers check their operands
+        return g.call(g.cx.closure(n, sc))
+    return "(" + f" {n.op} ".join(g.src(a, sc) for a in n.args) + ")"
+
+
+def _size(g: _Source, n: A.Size, sc) -> str:
+    return f"len({g.cards(n.coll, sc)})"
+
+
+def _storage(g: _Source, n: A.Storage, sc) -> str:
+    if n.kind == "ply":  # an unset player cell is an error
+        return g.call(g.cx.closure(n, sc))
+    nc, name = g.cx.const(n.name, sc)
+    if nc and n.owner_type in (T.PILE, T.CARD):
+        owner = g.pile(n.owner, sc) if n.owner_type == T.PILE else g.src(n.owner, sc)
+        sv, cache = refs.ext_slot_of(g.cx, n, name)
+        x, s = g.temp(), g.temp()
+        kind = "" if owner in g.pids else f"({x} := {owner}).__class__ is int and "
+        x = owner if owner in g.pids else x
+        # the slot of a known owner read from sv's cache; sv itself for the first time or an error
+        # (_nvals, the length of the values when the function started, may be short: sv extends them)
+        return (f"_vals[{s} if {kind}({s} := {g.ref(cache, '_k')}.get({x}, -1)) >= 0"
+                f" and {s} < _nvals else {g.ref(sv)}(st, {x})]")
+    ss, sf = refs.slot(g.cx, n, sc)
+    return f"_vals[{ss if ss is not None else g.call(sf)}]"
+
+
+def _loop(g: _Source, n, sc) -> str:
+    """any / all / filter: a function of its own holding the loop, called with the collection."""
+    coll = g.cards(n.coll, sc)
+    s, sc2 = g.cx.bind(sc, n.var)
+    pids = {"_e"} if _pile_ids(n.coll) else set()
+    outer, g.local, memo, g.memo, known, g.pids = g.local, {s: "_e"}, g.memo, {}, g.pids, pids
+    try:
+        cond = g.src(n.cond, sc2)
+    finally:
+        g.local, g.memo, g.pids = outer, memo, known
+    name = g.ref(None, "_q")
+    # closures and inner loops read the variable in its slot; a test reading only `_e` needs no slot
+    store = f"        env[{s}] = _e\n" if re.search(r"\benv\b", cond) else ""
+    if type(n) is A.Filter:
+        if not store:
+            g.function(name, ", _coll", f"    return [_e for _e in _coll if {cond}]\n")
+            return f"{name}(st, env, {coll})"
+        head, test, hit, end = "    _out = []\n", cond, "_out.append(_e)", "_out"
+    elif n.quant == "any":
+        head, test, hit, end = "", cond, "return True", "False"
+    else:
+        head, test, hit, end = "", f"not {cond}", "return False", "True"
+    g.function(name, ", _coll", f"{head}"
+               f"    for _e in _coll:\n{store}"
+               f"        if {test}:\n"
+               f"            {hit}\n"
+               f"    return {end}\n")
+    return f"{name}(st, env, {coll})"
+
+
+def _pile_ids(coll) -> bool:
+    """Are the elements of this collection always stored piles (ids)?"""
+    while type(coll) is A.Filter:
+        coll = coll.coll
+    return type(coll) in _PILE_IDS
+
+
+def _card_at(g: _Source, n: A.CardAt, sc) -> str:
+    if n.pos == "index":
+        return g.call(g.cx.closure(n, sc))
+    x = g.temp()
+    return f"({x}[{-1 if n.pos == 'top' else 0}] if ({x} := {g.cards(n.pile, sc)}) else None)"
+
+
+def _cardatt(g: _Source, n: A.CardAtt, sc) -> str:
+    c, a = g.cx.const(n.attribute, sc)
+    if not c:
+        return g.call(g.cx.closure(n, sc))
+    x = g.temp()
+    return f"('' if ({x} := {g.src(n.card, sc)}) is None else _catt[{x}].get({a!r}, ''))"
+
+
+def _cells(g: _Source, n: A.Cells, sc) -> str:
+    return f"{g.cell(n.board, sc, 'cells')}[0].pids"
+
+
+def _coord(g: _Source, n: A.Coord, sc) -> str:
+    x = g.temp()
+    return f"({x} := {g.cell(n.cell, sc, n.axis)})[0].geom.coords[{x}[1]][{0 if n.axis == 'row' else 1}]"
+
+
+def _neighbors(g: _Source, n: A.Neighbors, sc) -> str:
+    x = g.temp()
+    cell = g.cell(n.cell, sc, "neighbors")
+    if n.dirs is None:
+        return f"({x} := {cell})[0].nb_all[{x}[1]]"
+    dirs = g.const(tuple(n.dirs.names)) if type(n.dirs) is A.NameList else g.src(n.dirs, sc)
+    return f"{g.ref(boards.neighbours_in(n))}(({x} := {cell})[0], {x}[1], {dirs})"
+
+
+def _components(g: _Source, n: A.Components, sc) -> str:
+    cells = g.cards(n.cells, sc)
+    df = g.ref(g.cx.expr(n.dirs, sc)) if n.dirs is not None else "None"
+    return f"{g.ref(boards.components_of(g.cx, n))}(st, env, {cells}, {df})"
+
+
+FUSED: dict[type, Callable[..., str]] = {
+    A.Var: _var, A.Compare: _compare, A.Logic: _logic, A.Not: _not, A.Arith: _arith, A.Size: _size,
+    A.Storage: _storage, A.Quantifier: _loop, A.Filter: _loop, A.CardAt: _card_at, A.CardAtt: _cardatt,
+    A.Cells: _cells, A.Coord: _coord, A.Neighbors: _neighbors, A.Components: _components,
+}

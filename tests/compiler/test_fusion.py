@@ -1,0 +1,132 @@
+"""Fused expressions (compiler/fusion.py) mean what their closures mean: same values, same errors, same games."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from recycle.compiler import driver, fusion, load_program
+from recycle.compiler.walks import WalkStream
+from recycle.engine.algorithms import derive
+from recycle.engine.play import play_game
+from recycle.lang import library
+from recycle.players.random_player import RandomPlayer
+from support.games import load, make_game, run, value_of
+
+BOARD = ("(create board (game vloc G) (square 3 4))\n"
+         "  (create board (game vloc H) (square 2 2))")
+# a few cards on the board and in hands, and some storage, before the expression is read
+BEFORE = ("(do ((move (top (game iloc STOCK)) (top (game vloc G 0)))\n"
+          "     (move (top (game iloc STOCK)) (top (game vloc G 1)))\n"
+          "     (move (top (game iloc STOCK)) (top (game vloc G 5)))\n"
+          "     (repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))\n"
+          "     (set ((game vloc G 1) sto MARK) 4)\n"
+          "     (set ((top (game vloc G 5)) sto MARK) 2)\n"
+          "     (set (game sto N) 3)))")
+
+EXPRESSIONS = [
+    "(and (== (game sto N) 3) (or (> 1 2) (not (== 1 2))) (< (+ 1 (game sto N) 2) (* 2 (- 9 1))))",
+    "(size (filter (cells (game vloc G)) 'X (> (size 'X) 0)))",
+    "(size (filter (cells (game vloc G)) 'X (== (size 'X) 0)))",
+    "(filter (cells (game vloc G)) 'X (!= (size 'X) 0))",
+    "(any (cells (game vloc G)) 'X (== ('X sto MARK) 4))",
+    "(all (cells (game vloc G)) 'X (or (== (size 'X) 0) (< ('X sto MARK) 5)))",
+    "(filter (cells (game vloc G)) 'X (> (+ (* (row 'X) 4) (col 'X)) 6))",
+    "(size (filter (cells (game vloc G)) 'X (any (neighbors 'X) 'Y (> (size 'Y) 0))))",
+    "(filter (cells (game vloc G)) 'X (any (neighbors 'X (N, E)) 'Y (> (size 'Y) 0)))",
+    "(+ (size (filter (cells (game vloc G)) 'X (> (size 'X) 0))) (size (filter (cells (game vloc G)) 'X (> (size 'X) 0))))",
+    "(components (filter (cells (game vloc G)) 'X (> (size 'X) 0)) (E, W))",
+    "(all (components (filter (cells (game vloc G)) 'X (> (size 'X) 0))) 'S (<= (size 'S) 2))",
+    "(filter ((0 player) iloc HAND) 'C (or (== (cardatt RANK 'C) NINE) (== ((top (game vloc G 5)) sto MARK) 2)))",
+    "(cardatt RANK (top ((0 player) iloc HAND)))",
+    "(cardatt RANK (bottom (game vloc G 2)))",
+    "(any player 'P (and (== (size ('P iloc HAND)) 3) (== 'P (current player))))",
+    "(filter (range 1..3) 'R (any (line (cell (game vloc G) (- 'R 1) 0) E 4) 'X (> (size 'X) 0)))",
+    "(size (filter (filter (cells (game vloc G)) 'X (> (size 'X) 0)) 'X (> ((top 'X) sto MARK) 0)))",
+]
+
+
+@pytest.fixture(params=["always", "never"])
+def fusing(request, monkeypatch):
+    monkeypatch.setattr(driver, "FUSE", request.param)
+    return request.param
+
+
+def both(monkeypatch, f):
+    """f() compiled with every expression fused (however small), and with none."""
+    out = []
+    for mode, least in (("always", 1), ("never", fusion.MIN_NODES)):
+        monkeypatch.setattr(driver, "FUSE", mode)
+        monkeypatch.setattr(fusion, "MIN_NODES", least)
+        out.append(f())
+    return out
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_a_fused_expression_has_the_value_of_its_closures(monkeypatch, expr):
+    fused, closures = both(monkeypatch, lambda: value_of(expr, BOARD, BEFORE)[2])
+    assert fused == closures
+
+
+def test_the_fused_forms_are_fused(monkeypatch):
+    """The expressions above really go through fusion, whole (a guard against testing closures twice)."""
+    lines = []
+    real = fusion._Source.compile
+    monkeypatch.setattr(fusion._Source, "compile", lambda self, n, sc: (lines.append(n.span.line), real(self, n, sc))[1])
+    monkeypatch.setattr(driver, "FUSE", "always")
+    monkeypatch.setattr(fusion, "MIN_NODES", 1)
+    text = make_game(BOARD, BEFORE + "\n (let")
+    let_line = text[:text.index("(let")].count("\n") + 1
+    for expr in EXPRESSIONS:
+        lines.clear()
+        value_of(expr, BOARD, BEFORE)
+        assert let_line in lines, expr
+
+
+@pytest.mark.parametrize("expr,cls", [
+    ("(any (all (X) 'U (filter (game vloc G 0) 'C (== 1 1))) 'P (> ('P sto MARK) 0))", "pile-kind"),
+    ("(filter (cells (game vloc G)) 'X (> ((top 'X) sto MARK) 0))", "no-card"),
+    ("(filter ((0 player) iloc HAND) 'C (> (row ((0 player) iloc HAND)) 0))", "board"),
+    ("(filter (cells (game vloc G)) 'X (> (size (neighbors 'X (N, UP))) 0))", "board"),
+    ("(components (all (X) 'U (game iloc STOCK)))", "board"),
+    ("(any (cells (game vloc G)) 'X (== (row (cell (game vloc G) 5 5)) 0))", "range"),
+])
+def test_a_fused_expression_fails_as_its_closures_do(monkeypatch, expr, cls):
+    def error():
+        _prog, st = run(make_game(BOARD, f"{BEFORE}\n (let {expr} 'OUT (do ((turn pass))))"))
+        assert st.status == 4
+        return st.error.cls, st.error.message
+    fused, closures = both(monkeypatch, error)
+    assert fused == closures and fused[0] == cls
+
+
+def test_board_geometry_is_read_from_a_table_only_once_every_board_is_built(monkeypatch):
+    """(row 'C) of a board not built yet is an error even after an earlier game filled its table."""
+    monkeypatch.setattr(driver, "FUSE", "always")
+    items = ("(do (((== (random 1) 1) (create board (game vloc K) (square 2 2)))))\n"
+             " (let (any (all (X) 'U (game vloc K 3)) 'C (> (row 'C) 0)) 'OUT (do ((turn pass))))")
+    prog = load(make_game("(create board (game vloc G) (square 3 3))", items))
+    built = [seed for seed in range(20) if random.Random(seed).randint(0, 1) == 1]
+    not_built = [seed for seed in range(20) if seed not in built]
+    for seed in (built[0], not_built[0], built[1], not_built[1]):  # the same program, one game after the other
+        st = prog.new_game(seed)
+        if seed in built:
+            assert st.status == 2 and st.env[prog.nslots - 1] is True
+        else:
+            assert st.status == 4 and st.error.cls == "board" and "not built yet" in st.error.message
+
+
+@pytest.mark.parametrize("name", sorted(library.shipped()))
+def test_every_shipped_game_plays_the_same_fused_or_not(monkeypatch, name):
+    def games():
+        prog = load_program(library.resolve(name))
+        return [(r.choices, r.scores, r.outcome) for r in
+                (play_game(prog, derive(7, name, i), [RandomPlayer() for _ in range(prog.n_players)], max_decisions=150)
+                 for i in range(2))]
+    fused, closures = both(monkeypatch, games)
+    assert fused == closures
+
+
+def test_the_walk_stream_draws_as_randrange_does():
+    a, b = WalkStream(5), random.Random(5)
+    assert [a.below(n) for n in range(1, 400)] == [b.randrange(n) for n in range(1, 400)]

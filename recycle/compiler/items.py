@@ -147,7 +147,7 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
     pc = cx.emit(None, span, stages)
     p.choice_span[pc] = span
     nxt = pc + 1
-    limit = p._limit
+    limit, step = p._limit, p._step
     ctx = f"while building the options of the {what} at {span}"
     build = option_builder(cx, sims)
     asked = cx.chooser_slot
@@ -163,12 +163,8 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
             raise e.with_context(ctx) from None
         if not opts:
             if optional:
-                s = st.steps + 1
-                if s > st.max_steps:
-                    limit(st, "steps", span)
-                    return
-                st.steps = s
-                st.pc = nxt
+                if step(st, span):
+                    st.pc = nxt
                 return
             raise _err("no-option", f"no legal option for player {st.chooser} at this {what} "
                        f"(decision {st.decisions + 1})", span)

@@ -31,7 +31,7 @@ def gen_ask(cx: Compiler, n: A.Ask, sc, stages) -> None:
         cx.chooser_slot = asked
     p_back = cx.emit(None, n.span, stages)
     p_exit = p_back + 1
-    limit = p._limit
+    step = p._step
     span = n.span
 
     def init(st):
@@ -42,11 +42,8 @@ def gen_ask(cx: Compiler, n: A.Ask, sc, stages) -> None:
         st.pc = p_next
 
     def next_player(st):
-        s = st.steps + 1
-        if s > st.max_steps:
-            limit(st, "steps", span)
+        if not step(st, span):
             return
-        st.steps = s
         env = st.env
         i = env[pos]
         if i < len(env[todo]):
@@ -74,14 +71,11 @@ def gen_while(cx: Compiler, n: A.While, sc, stages) -> None:
     p_back = cx.emit(None, n.span, stages)
     p_exit = p_back + 1
     body = p_test + 1
-    limit = p._limit
+    step = p._step
 
     def test(st):
-        s = st.steps + 1
-        if s > st.max_steps:
-            limit(st, "steps", span)
+        if not step(st, span):
             return
-        st.steps = s
         st.pc = body if cond(st, st.env) else p_exit
 
     def back(st):
@@ -100,15 +94,12 @@ def gen_match(cx: Compiler, n: A.Match, sc, stages) -> None:
     cx.gen_items(n.items, sc, stages)
     p_hand = cx.emit(None, n.span, stages)
     p_exit = p_hand + 1
-    limit = p._limit
+    step = p._step
     span = n.span
 
     def hand_over(st):
-        s = st.steps + 1
-        if s > st.max_steps:
-            limit(st, "steps", span)
+        if not step(st, span):
             return
-        st.steps = s
         scores = tuple(hand_scores(st))
         st.hands.append(scores)
         if st.rec is not None:

@@ -169,6 +169,18 @@ class Program(Registry):
         if st.rec is not None:
             self._end_event(st)
 
+    def _step(self, st: State, span: Span) -> bool:
+        """Count one step of the game at span: False (and the game ended at the step limit) if one too many.
+
+        The hottest ops (a `do` item, a stage's test, a decision) inline these lines instead.
+        """
+        s = st.steps + 1
+        if s > st.max_steps:
+            self._limit(st, "steps", span)
+            return False
+        st.steps = s
+        return True
+
     def _limit(self, st: State, which: str, span: Span) -> None:
         st.limit = (which, span)
         st.status = LIMIT

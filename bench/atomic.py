@@ -6,9 +6,10 @@ For each game (default: rummykruss and its seven variants; GAME arguments pick s
 their name) it times `recycle.load(path).play([RandomPlayer(), RandomPlayer()], seed=…)`, the
 rollout of the random player, with the recycle of the working tree and with the recycle of
 revision REV (default BASELINE_REV, the commit before the atomic-speed work), and prints the
-games/s of both and their ratio.  Both play the same game files (the working tree's), in
-subprocesses of this Python: REV is unpacked with `git archive` into a temporary folder put
-first on sys.path; nothing in the repository changes.
+games/s of both and their ratio.  Each tree plays its own game files, in subprocesses of this
+Python: REV is unpacked with `git archive` into a temporary folder put first on sys.path; nothing
+in the repository changes.  (The variants were since rewritten as differences from their bases,
+in forms REV cannot read; tests/games/test_variants.py shows each plays exactly as its full copy.)
 
 Why several call depths: CPython keeps frames in 16 KB chunks and frees a chunk when the frame
 that opened it returns, so a hot loop whose calls straddle a chunk boundary pays an mmap and a
@@ -68,7 +69,7 @@ def worker(root: str) -> None:
     games: dict = {}
     for line in sys.stdin:
         req = json.loads(line)
-        path, seed = req["path"], req["seed"]
+        path, seed = str(Path(root) / "games" / f"{req['game']}.gdl"), req["seed"]
         if path not in games:
             games[path] = recycle.load(path)
             games[path].play([recycle.RandomPlayer(), recycle.RandomPlayer()], seed=derive(seed, "warm-up"))
@@ -98,9 +99,9 @@ class Tree:
             raise SystemExit(f"the worker for {self.proc.args[-1]} stopped")
         return json.loads(line)
 
-    def time(self, path: str, depth: int, runs: list[int], seed: int) -> float:
+    def time(self, game: str, depth: int, runs: list[int], seed: int) -> float:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps({"path": path, "depth": depth, "runs": runs, "seed": seed}) + "\n")
+        self.proc.stdin.write(json.dumps({"game": game, "depth": depth, "runs": runs, "seed": seed}) + "\n")
         self.proc.stdin.flush()
         return self._answer()["seconds"]
 
@@ -114,8 +115,8 @@ class Tree:
 
 
 def unpack(rev: str, into: Path) -> None:
-    """The recycle package and grammars of revision `rev`, unpacked into `into`."""
-    data = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", rev, "recycle", "grammars"],
+    """The recycle package, grammars and games of revision `rev`, unpacked into `into`."""
+    data = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", rev, "recycle", "grammars", "games"],
                           check=True, capture_output=True).stdout
     tar = into / "src.tar"
     tar.write_bytes(data)
@@ -124,7 +125,7 @@ def unpack(rev: str, into: Path) -> None:
     tar.unlink()
 
 
-def bench(paths: list[str], args) -> tuple[list[dict], dict]:
+def bench(games: list[str], args) -> tuple[list[dict], dict]:
     """Per game: CPU seconds per depth for the baseline and the current tree, measured alternately."""
     with tempfile.TemporaryDirectory(prefix="recycle-baseline-") as tmp:
         unpack(args.baseline, Path(tmp))
@@ -132,7 +133,7 @@ def bench(paths: list[str], args) -> tuple[list[dict], dict]:
         try:
             out = []
             run = 0
-            for path in paths:
+            for game in games:
                 b, c = [], []
                 for k, d in enumerate(args.depths):
                     runs = list(range(run, run + args.games))
@@ -140,7 +141,7 @@ def bench(paths: list[str], args) -> tuple[list[dict], dict]:
                     # alternate which tree goes first, so that drifts of the machine hit both alike
                     first, second = ((base, b), (cur, c)) if k % 2 == 0 else ((cur, c), (base, b))
                     for tree, acc in (first, second):
-                        acc.append(tree.time(path, d, runs, args.seed))
+                        acc.append(tree.time(game, d, runs, args.seed))
                 out.append({"base": b, "cur": c})
             return out, {"baseline": base.recycle, "current": cur.recycle}
         finally:
@@ -168,9 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     names = names or [g for g in GAMES if any(a in g for a in args.names)]
     if not names:
         ap.error(f"no game matches {args.names}")
-    paths = [str(REPO / "games" / f"{g}.gdl") for g in names]
-
-    times, trees = bench(paths, args)
+    times, trees = bench(names, args)
     n = args.games * len(args.depths)
     rows = []
     for name, t in zip(names, times, strict=True):

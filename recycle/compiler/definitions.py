@@ -63,7 +63,7 @@ def s_call(cx: Compiler, n: A.CallClause, sc):
 
 def gen_call_item(cx: Compiler, n: A.CallItem, sc, stages) -> None:
     """A use as a program item: an op binding the parameters, then the body's own ops."""
-    binds, inner = bind_params(cx, n, sc)
+    binds, inner = bind_params(cx, n, sc, alias=False)
     if binds:
         gen_bind(cx, binds, n.span, stages)
     cx.gen_items((n.body,), inner, stages)

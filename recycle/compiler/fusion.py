@@ -170,6 +170,10 @@ def _children(m) -> tuple:
         return (m.cell, m.dirs)
     if t is A.Components:
         return (m.cells,)
+    if t is A.CallExpr:
+        return (*m.args, m.body)
+    if t is A.IfExpr:
+        return (m.cond, m.then, m.orelse)
     return ()
 
 
@@ -287,13 +291,13 @@ class _Source:
         if t is A.Location:
             s, f = refs.location(self.cx, n, sc)
             return f"_piles[{s if s is not None else self.call(f)}]"
-        if t is A.Var and n.type == T.PILE:
+        if t not in FUSED and refs.holds_pile(n):  # a cell, a pile at an index: maybe a stored pile
+            return self.call(refs.cards(self.cx, n, sc))
+        if refs.holds_pile(n):  # a variable, a definition's use, an `if` of piles: an id or a card list
             v, x = self.src(n, sc), self.temp()
             if v in self.pids:
                 return f"_piles[{v}]"
             return f"(_piles[{x}] if ({x} := {v}).__class__ is int else {x})"
-        if t not in FUSED and refs.holds_pile(n):  # a cell, a definition's use, an `if`: maybe a stored pile
-            return self.call(refs.cards(self.cx, n, sc))
         return self.src(n, sc)
 
     def cell(self, node, sc, form: str) -> str:
@@ -441,8 +445,50 @@ def _components(g: _Source, n: A.Components, sc) -> str:
     return f"{g.ref(boards.components_of(g.cx, n))}(st, env, {cells}, {df})"
 
 
+def _call(g: _Source, n: A.CallExpr, sc) -> str:
+    """A definition's use: its body fused in place, the arguments evaluated first, in order.
+
+    The body reads a parameter from a local of the generated function; closures and inner loops
+    called from it read the parameter's env slot, so the slot is set too when the body's code
+    passes `env` on.
+    """
+    inner = dict(sc)
+    names, args = [], []
+    for name, arg in zip(n.params, n.args, strict=True):
+        if type(arg) is A.Var and arg.name in sc:
+            # the parameter is that variable under another name: nothing changes it while the
+            # expression is evaluated, so the body reads the variable itself (its local or slot)
+            inner[name] = sc[arg.name]
+            continue
+        c, v = g.cx.const(arg, sc)
+        if c:
+            inner[name] = (True, v)
+            continue
+        slot = g.cx.new_slot()
+        inner[name] = (False, slot)
+        names.append((slot, g.temp()))
+        args.append(g.src(arg, sc))
+    outer = g.local
+    g.local = {**outer, **{slot: t for slot, t in names}}
+    try:
+        body = g.src(n.body, inner)
+    finally:
+        g.local = outer
+    if not names:
+        return body
+    parts = [f"({t} := {a})" for (_, t), a in zip(names, args, strict=True)]
+    if re.search(r"\benv\b", body):
+        parts += [f"env.__setitem__({slot}, {t})" for slot, t in names]
+    return f"({', '.join(parts)}, {body})[-1]"
+
+
+def _if(g: _Source, n: A.IfExpr, sc) -> str:
+    return f"({g.src(n.then, sc)} if {g.src(n.cond, sc)} else {g.src(n.orelse, sc)})"
+
+
 FUSED: dict[type, Callable[..., str]] = {
     A.Var: _var, A.Compare: _compare, A.Logic: _logic, A.Not: _not, A.Arith: _arith, A.Size: _size,
     A.Storage: _storage, A.Quantifier: _loop, A.Filter: _loop, A.CardAt: _card_at, A.CardAtt: _cardatt,
     A.Cells: _cells, A.Coord: _coord, A.Neighbors: _neighbors, A.Components: _components,
+    A.CallExpr: _call, A.IfExpr: _if,
 }

@@ -1,14 +1,29 @@
 """The parameters of a definition's use, bound like a `let` of each: shared by every way a use is compiled."""
 from __future__ import annotations
 
+from ..lang import ast as A
 from .context import Compiler
 
 
-def bind_params(cx: Compiler, n, sc):
-    """(slot, value closure) per parameter, and the scope the body sees; the arguments are compiled in `sc`."""
+def bind_params(cx: Compiler, n, sc, alias: bool = True):
+    """(slot, value closure) per parameter to bind, and the scope the body sees; arguments compiled in `sc`.
+
+    With `alias`, a parameter given a variable is that variable under another name, and one given
+    a literal or a declared value is that constant: neither needs a slot.  That is exact wherever
+    the use runs within one binding of the variable (an expression, a clause: nothing rebinds a
+    variable while they run); a program item, whose ops may outlive it, binds every parameter.
+    """
     binds = []
     inner = dict(sc)
     for name, arg in zip(n.params, n.args, strict=True):
+        if alias:
+            if type(arg) is A.Var and arg.name in sc:
+                inner[name] = sc[arg.name]
+                continue
+            c, v = cx.const(arg, sc)
+            if c:
+                inner[name] = (True, v)
+                continue
         vf = cx.expr(arg, sc)
         s = cx.new_slot()
         inner[name] = (False, s)

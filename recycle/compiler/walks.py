@@ -19,6 +19,7 @@ from collections.abc import Callable
 from ..engine.ops import p_advance, p_pop_cycle, p_push_cycle, undo_to
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
+from ..lang.ast import T
 from . import references as refs
 from .context import Compiler, _branches
 from .options import _Reject
@@ -390,18 +391,20 @@ def w_item(cx: Compiler, it, sc) -> Walker:
 
 def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
     """An inner choice: its clauses in a random order, a walk through each, the first that completes with an effect."""
-    clauses = [_clause_parts(cx, c, sc) for c in ch.clauses]
+    # a clause whose condition is false whatever the state (a place a base leaves for its variants,
+    # §24) is dropped here, so that it changes no walk: a variant walks as its full copy would
+    clauses = [p for p in (_clause_parts(cx, c, sc) for c in ch.clauses) if p is not None]
 
     def choice(st, env) -> bool:
         log = st.log
         mark = len(log)
         rng = st.sampler
-        # a clause whose condition is false does nothing (no option): it is never drawn, so a clause
-        # that never applies (a place a variant fills, §24) leaves the walks of the others as they were
-        left = [c for c in clauses if c[0] is None or c[0](st, env)]
+        left = list(clauses)
         while left:
             m = len(left)
-            _, ex, w = left.pop(rng.below(m) if m > 1 else 0)
+            cond, ex, w = left.pop(rng.below(m) if m > 1 else 0)
+            if cond is not None and not cond(st, env):
+                continue  # a clause whose condition is false does nothing: no option
             try:
                 if ex is not None:
                     ex(st, env)
@@ -419,16 +422,22 @@ def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
     return choice
 
 
-def _clause_parts(cx: Compiler, c, sc) -> tuple:
-    """(condition or None, direct closure or None, walker or None) of a choice's clause, for w_choice.
+def _clause_parts(cx: Compiler, c, sc) -> tuple | None:
+    """(condition or None, direct closure or None, walker or None) of a choice's clause, for w_choice;
+    None for a clause whose condition is constantly false.
 
     A use of a definition whose body is a guarded clause has that guard as its condition, read
     with the arguments bound (the body then reads them from their slots).
     """
     if type(c) is A.CallClause and type(c.body) is A.Guarded:
         binds, inner = bind_params(cx, c, sc)
+        if _never(cx, c.body.cond, inner):
+            return None
         guard = cx.expr(c.body.cond, inner)
-        _, ex, w = _clause_parts(cx, c.body.body, inner)
+        parts = _clause_parts(cx, c.body.body, inner)
+        if parts is None:
+            return None
+        _, ex, w = parts
 
         def bound_guard(st, env) -> bool:
             vals = [vf(st, env) for _, vf in binds]
@@ -438,11 +447,45 @@ def _clause_parts(cx: Compiler, c, sc) -> tuple:
         return bound_guard, ex, w
     cond = None
     if type(c) is A.Guarded:
+        if _never(cx, c.cond, sc):
+            return None
         cond = cx.expr(c.cond, sc)
         c = c.body
     if _branches(c):
         return cond, None, walker(cx, c, sc)
     return cond, cx.clause(c, sc), None
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+def _never(cx: Compiler, n, sc) -> bool:
+    """Is the condition n false in every state (literals, declared values, uses of such definitions)?"""
+    return _folded(cx, n, sc) == (True, False)
+
+
+def _folded(cx: Compiler, n, sc) -> tuple:
+    """(True, value) of an expression made only of constants, comparisons and logic, else (False, None)."""
+    t = type(n)
+    if t is A.CallExpr:
+        inner = dict(sc)
+        for name, arg in zip(n.params, n.args, strict=True):
+            known, v = _folded(cx, arg, sc)
+            inner[name] = (True, v) if known else (False, -1)  # -1: a slot no constant reads
+        return _folded(cx, n.body, inner)
+    if t is A.Compare and n.op in _COMPARE and n.type != T.PLAYER:
+        (ka, a), (kb, b) = _folded(cx, n.left, sc), _folded(cx, n.right, sc)
+        return (True, _COMPARE[n.op](a, b)) if ka and kb and type(a) is type(b) else (False, None)
+    if t is A.Logic:
+        vals = [_folded(cx, a, sc) for a in n.args]
+        if not all(k for k, _ in vals):
+            return False, None
+        return True, (all(v for _, v in vals) if n.op == "and" else any(v for _, v in vals))
+    if t is A.Not:
+        k, v = _folded(cx, n.arg, sc)
+        return (True, not v) if k else (False, None)
+    return cx.const(n, sc)
 
 
 def w_stage(cx: Compiler, stg: A.Stage, sc) -> Walker:

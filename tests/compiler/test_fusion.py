@@ -83,6 +83,42 @@ def test_the_fused_forms_are_fused(monkeypatch):
         assert let_line in lines, expr
 
 
+DEFS = ("(define (OCC 'X) (> (size 'X) 0))\n"
+        " (define (MARKED 'X 'K) (== ('X sto MARK) 'K))\n"
+        " (define (NB 'X) (any (neighbors 'X) 'Y (OCC 'Y)))\n"
+        " (define (PICK 'B) (if (== 'B 1) (game vloc G 0) (game vloc G 1)))")
+# uses of definitions: a variable as argument (the parameter is that variable), a computed one (bound
+# once), a parameter read by an inner loop, a random argument (drawn once), an `if` of piles
+DEFINED = [
+    "(size (filter (cells (game vloc G)) 'X (OCC 'X)))",
+    "(filter (cells (game vloc G)) 'X (MARKED 'X (+ 1 3)))",
+    "(size (filter (cells (game vloc G)) 'X (NB 'X)))",
+    "(filter (cells (game vloc G)) 'X (and (MARKED 'X (game sto N)) (NB 'X)))",
+    "(any (cells (game vloc G)) 'X (MARKED (game vloc G 1) (+ (random 1) 3)))",
+    "(+ (size (PICK (- 2 1))) (size (if (== (game sto N) 3) (game vloc G 5) (game vloc G 2))) (size (PICK 0)))",
+]
+
+
+@pytest.mark.parametrize("expr", DEFINED)
+def test_a_fused_use_of_a_definition_has_the_value_of_its_closures(monkeypatch, expr):
+    def value():
+        _prog, st, v = value_of(expr, BOARD, BEFORE, declares=DEFS)
+        return v, st.rng.random()  # the same draws from the game stream, too
+    fused, closures = both(monkeypatch, value)
+    assert fused == closures
+
+
+def test_uses_of_definitions_are_fused_whole(monkeypatch):
+    """No closure is called for a definition's use in a fused loop: its body is fused in place."""
+    monkeypatch.setattr(driver, "FUSE", "always")
+    monkeypatch.setattr(fusion, "MIN_NODES", 1)
+    calls = []
+    real = fusion._Source.call
+    monkeypatch.setattr(fusion._Source, "call", lambda self, f: (calls.append(f), real(self, f))[1])
+    value_of(DEFINED[3], BOARD, BEFORE, declares=DEFS)
+    assert calls == []
+
+
 @pytest.mark.parametrize("expr,cls", [
     ("(any (all (X) 'U (filter (game vloc G 0) 'C (== 1 1))) 'P (> ('P sto MARK) 0))", "pile-kind"),
     ("(filter (cells (game vloc G)) 'X (> ((top 'X) sto MARK) 0))", "no-card"),

@@ -120,10 +120,10 @@ def _read_game(path: Path, shown: str) -> bytes:
         raise UsageError(f"--game {shown}: no such game file") from None
     except OSError as e:
         raise UsageError(f"{shown}: cannot read the game file: {e.strerror or e}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{shown}: not a regular file, not a game file")
     with os.fdopen(fd, "rb") as fh:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise UsageError(f"{shown}: not a regular file, not a game file")
         data = fh.read(MAX_GAME_BYTES + 1)
     if len(data) > MAX_GAME_BYTES:
         raise UsageError(f"{shown}: more than {MAX_GAME_BYTES} bytes, not a game file")

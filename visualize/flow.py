@@ -55,8 +55,9 @@ class FlowRenderError(RuntimeError):
 # ---------------------------------------------------------------- DOT (§1.6, §1.7)
 
 # Names come from game files: what reaches DOT is made inert. Ids keep to [A-Za-z0-9_] (no quoting, no
-# `:port`), texts are quoted with backslashes doubled (no `\N`, `\l`, no escaping the closing quote) and
-# never taken for HTML, control characters (line breaks that would end a `//` comment) become spaces.
+# `:port`), texts are quoted with backslashes doubled (no `\N`, `\l`, no escaping the closing quote) and `&`
+# written `&amp;` (Graphviz reads entities in every label), never taken for HTML; control characters (line
+# breaks that would end a `//` comment) become spaces.
 _UNSAFE_ID = re.compile(r"[^A-Za-z0-9_]")
 
 
@@ -73,7 +74,7 @@ def _plain(text) -> str:
 
 def _dot_text(text) -> graphviz.quoting.NoHtml:
     """A label, tooltip or comment text shown as written."""
-    return graphviz.nohtml(_plain(text).replace("\\", "\\\\"))
+    return graphviz.nohtml(_plain(text).replace("\\", "\\\\").replace("&", "&amp;"))
 
 
 

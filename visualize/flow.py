@@ -240,12 +240,15 @@ def _node_link(G: nx.DiGraph) -> dict:
 
 
 def write_flow(G: nx.DiGraph, stem: str | Path, formats: Sequence[str] = ("svg", "png"), *, legend: bool = True,
-               edge_labels: str = "none", fontname: str = "Helvetica") -> list[Path]:
-    """§1.8: write <stem>.dot and <stem>.json always, and each image format when `dot` is available."""
+               edge_labels: str = "none", fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES) -> list[Path]:
+    """§1.8: write <stem>.dot and <stem>.json always, and each image format when `dot` is available.
+
+    The drawing shows at most max_nodes locations (`flow_to_dot`), with a note on stderr when it merges.
+    """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname)
-    note = merged_note(G)
+    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname, max_nodes=max_nodes)
+    note = merged_note(G, max_nodes)
     if note:
         print(note, file=sys.stderr)
     dot_path = stem.with_name(stem.name + ".dot")

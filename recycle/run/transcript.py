@@ -18,7 +18,8 @@ def dumps(obj) -> str:
 # Bounds on what a transcript may hold (docs/limits.md): a longer line or file is rejected, never read whole.
 MAX_HEADER_BYTES = 64 * 1024
 MAX_LINE_BYTES = 16 * 1024 * 1024
-MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
+MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
+MAX_TRANSCRIPT_LINES = 1_000_000
 FORMAT, VERSION = "recycle-transcript", 1
 LEVELS = ("decisions", "full")
 
@@ -151,6 +152,8 @@ class TranscriptFile:
             if not raw:
                 return None
             self.lineno += 1
+            if self.lineno > MAX_TRANSCRIPT_LINES:
+                raise self.fail(f"the transcript has more than {MAX_TRANSCRIPT_LINES} lines")
             self.read_bytes += len(raw)
             if self.read_bytes > MAX_TRANSCRIPT_BYTES:
                 raise self.fail(f"the transcript is longer than {MAX_TRANSCRIPT_BYTES} bytes")

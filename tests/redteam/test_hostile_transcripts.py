@@ -260,6 +260,15 @@ def test_huge_line_is_refused_without_reading_it_whole(tmp_path, recorded):
     replay(folder).assert_refused(2, "t.jsonl:4:", "longer than 16777216 bytes")
 
 
+def test_millions_of_small_lines_are_refused(tmp_path, recorded):
+    """1.2 million minimal lines (15 MB) would be gigabytes of objects: refused at the line cap."""
+    _game, text = recorded
+    folder = case(tmp_path, recorded, lines=text[:3], game_beside=True)
+    with open(folder / "t.jsonl", "ab") as f:
+        f.write(b'{"type":"x"}\n' * 1_200_000)
+    replay(folder).assert_refused(2, "t.jsonl:1000001:", "more than 1000000 lines")
+
+
 @pytest.mark.parametrize("cut", ["mid-line", "no-end"])
 def test_truncated_transcript(tmp_path, recorded, cut):
     _game, text = recorded

@@ -8,7 +8,9 @@ import re
 import stat
 from pathlib import Path
 
-from ..errors import RecycleError, UsageError
+import attrs
+
+from ..errors import Diagnostic, LoadError, RecycleError, UsageError
 from ..lang import SourceFile, library
 from .session import GameSession
 from .transcript import TranscriptFile, printable
@@ -112,6 +114,11 @@ def _game_beside(tf: TranscriptFile, head: dict) -> Path:
     raise UsageError(f"the game file {shown} was not found next to the transcript; give it with --game")
 
 
+def _named(d: Diagnostic) -> Diagnostic:
+    """A diagnostic naming its file by its name only (no folder: the same words from any folder)."""
+    return attrs.evolve(d, span=attrs.evolve(d.span, file=Path(d.span.file).name))
+
+
 def _read_game(path: Path, shown: str) -> bytes:
     """The bytes of a game file: a regular file (no FIFO, no device) of at most MAX_GAME_BYTES."""
     try:
@@ -142,8 +149,10 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list) ->
     try:
         sess = GameSession.from_source(SourceFile.from_bytes(data, gp), declares)
     except RecycleError as e:
-        if same_bytes:
-            raise  # the very file the transcript was written with: its own errors
+        if same_bytes:  # the very file the transcript was written with: its own errors, files named by name
+            if isinstance(e, LoadError):
+                raise LoadError(map(_named, e.diagnostics), map(_named, e.warnings)) from None
+            raise
         n = len(e.diagnostics)
         what = (f"it does not load ({n} error{'s' if n != 1 else ''})" if n
                 else "it does not open with the header's parameters")

@@ -10,6 +10,7 @@ the game is ever printed, with or without --force; messages do not depend on the
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -329,3 +330,13 @@ def test_replay_from_another_path_gives_the_same_output(tmp_path):
     assert good[1] == 0 and "end     error after" in good[2] and "risky.gdl:25:4: error[no-card]" in good[2]
     # the transcript's own words (recorded in `rec`), never the folders replayed from
     assert str(tmp_path / "a") not in good[2] + good[3] and str(tmp_path / "b") not in good[2] + good[3]
+
+
+def test_the_recorded_game_that_no_longer_loads_is_named_by_its_name(tmp_path, recorded):
+    """The digest matches, so it is the game: its own errors are shown, naming the file without its folder."""
+    broken = b";; a broken game\n(game (setup (create players 2))\n"
+    folder = case(tmp_path, recorded, head={"sha256": hashlib.sha256(broken).hexdigest()})
+    (folder / "deal_n.gdl").write_bytes(broken)
+    res = replay(folder)
+    assert res.code == 1 and "Traceback" not in res.err
+    assert res.err.startswith("deal_n.gdl:2:") and str(tmp_path) not in res.err, res.err

@@ -24,6 +24,45 @@ class Span:
 
 NOWHERE = Span("<unknown>", 0, 0)
 
+# At most this many errors of one file are printed, then "… and K more errors" (`recycle check --max-errors`).
+MAX_SHOWN_ERRORS = 20
+# A message or quoted source line is cut to about this many characters (a one-line file of 60 KB
+# must not be printed once per error).
+MAX_SHOWN_CHARS = 200
+
+
+def _cut(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """A text from a file made safe to print: control characters (terminal escapes) as U+FFFD, at most `limit`."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else "\ufffd" for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _window(src: str, column: int, width: int = MAX_SHOWN_CHARS) -> tuple[str, int]:
+    """A source line cut to `width` characters around `column` (1-based), and the column within the cut."""
+    src = _cut(src, len(src))
+    if len(src) <= width:
+        return src, column
+    start = max(0, min(column - 1 - width // 2, len(src) - width))
+    cut = src[start: start + width]
+    if start > 0:
+        cut = "…" + cut[1:]
+    if start + width < len(src):
+        cut = cut[:-1] + "…"
+    return cut, column - start
+
+
+def format_errors(diagnostics: Iterable[Diagnostic], limit: int | None = MAX_SHOWN_ERRORS,
+                  caret: bool = True) -> list[str]:
+    """The formatted diagnostics, the first `limit` of them (None: all), then a line "… and K more errors"."""
+    diags = list(diagnostics)
+    shown = diags if limit is None or limit <= 0 else diags[:limit]
+    out = [d.format(caret) for d in shown]
+    if len(shown) < len(diags):
+        k = len(diags) - len(shown)
+        out.append(f"… and {k} more error{'s' if k != 1 else ''} (not shown)")
+    return out
+
 
 @attrs.frozen(slots=True)
 class Diagnostic:
@@ -38,14 +77,14 @@ class Diagnostic:
 
     def format(self, caret: bool = True) -> str:
         """Render as `FILE:LINE:COLUMN: severity[class]: message`, the source line and a caret."""
-        head = f"{self.span}: {self.severity}[{self.cls}]: {self.message}"
+        head = f"{self.span}: {self.severity}[{self.cls}]: {_cut(self.message, 4 * MAX_SHOWN_CHARS)}"
         lines = [head]
         for note in self.notes:
-            lines.append(f"    {note}")
+            lines.append(f"    {_cut(note, 4 * MAX_SHOWN_CHARS)}")
         if caret and self.source_line is not None and self.span.column > 0:
-            src = self.source_line.rstrip("\n").replace("\t", " ")
+            src, col = _window(self.source_line.rstrip("\n").replace("\t", " "), self.span.column)
             lines.append(f"    {src}")
-            lines.append("    " + " " * (self.span.column - 1) + "^")
+            lines.append("    " + " " * (col - 1) + "^")
         return "\n".join(lines)
 
     def to_json(self) -> dict:
@@ -66,7 +105,7 @@ class RecycleError(Exception):
 
     def format(self) -> str:
         if self.diagnostics:
-            return "\n".join(d.format() for d in self.diagnostics)
+            return "\n".join(format_errors(self.diagnostics))
         return str(self)
 
 

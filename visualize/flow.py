@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import re
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,12 @@ import networkx as nx
 
 from recycle.analysis.flow import CATEGORY_ORDER, seat_of
 
-__all__ = ["CATEGORY_FILL", "FlowRenderError", "flow_to_dot", "write_flow"]
+__all__ = ["CATEGORY_FILL", "MAX_FLOW_NODES", "FlowRenderError", "flow_to_dot", "merged_note", "write_flow"]
+
+# The diagram draws at most this many locations, the busiest; the others become one node that says
+# how many it stands for (a game with thousands of piles would give an unreadable, slow drawing).
+MAX_FLOW_NODES = 150
+MERGED_ID = "merged_locations"
 
 CATEGORY_FILL = {"public": "lightgreen", "private": "lightblue", "hidden": "khaki", "others": "plum1",
                  "memory": "grey90"}
@@ -48,6 +54,29 @@ class FlowRenderError(RuntimeError):
 
 # ---------------------------------------------------------------- DOT (§1.6, §1.7)
 
+# Names come from game files: what reaches DOT is made inert. Ids keep to [A-Za-z0-9_] (no quoting, no
+# `:port`), texts are quoted with backslashes doubled (no `\N`, `\l`, no escaping the closing quote) and `&`
+# written `&amp;` (Graphviz reads entities in every label), never taken for HTML; control characters (line
+# breaks that would end a `//` comment) become spaces.
+_UNSAFE_ID = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _dot_id(name: str) -> str:
+    """A DOT id for a node or cluster name: itself when plain, else its odd characters written as _uXXXX_."""
+    out = _UNSAFE_ID.sub(lambda m: f"_u{ord(m.group()):04x}_", name)
+    return out if out and not out[0].isdigit() else "n" + out
+
+
+def _plain(text) -> str:
+    text = str(text)
+    return text if text.isprintable() else "".join(c if c.isprintable() else " " for c in text)
+
+
+def _dot_text(text) -> graphviz.quoting.NoHtml:
+    """A label, tooltip or comment text shown as written."""
+    return graphviz.nohtml(_plain(text).replace("\\", "\\\\").replace("&", "&amp;"))
+
+
 
 def _loc_text(a: Mapping) -> str:
     """`<owner> <keyword> <NAME>[ i]`, the §5.4 way of writing a location."""
@@ -65,8 +94,11 @@ def _owner_sort(owner: str) -> tuple:
 
 
 def flow_to_dot(G: nx.DiGraph, *, legend: bool = True, edge_labels: str = "none",
-                fontname: str = "Helvetica") -> graphviz.Digraph:
-    """§1.6/§1.7: the styled graphviz.Digraph of a flow graph (a pure function of G)."""
+                fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES) -> graphviz.Digraph:
+    """§1.6/§1.7: the styled graphviz.Digraph of a flow graph (a pure function of G).
+
+    At most max_nodes locations are drawn (0: all); the others join into one node (`merged_note`).
+    """
     if edge_labels not in ("none", "count", "runs"):
         raise ValueError(f"edge_labels must be none, count or runs, not {edge_labels!r}")
     g = G.graph
@@ -75,42 +107,86 @@ def flow_to_dot(G: nx.DiGraph, *, legend: bool = True, edge_labels: str = "none"
     seed_text = (str(seeds[0]) + ("\u2026" if n_runs > 1 else "")) if seeds else "none"
     comment = (f"recycle flow: game={g.get('game', '')} sha256={g.get('game_sha256', '')} "
                f"players={g.get('players', 0)} runs={n_runs} seeds={seed_text}")
-    dot = graphviz.Digraph(comment=comment)
-    dot.attr(label=g.get("title", ""), labelloc="t", fontname=fontname, fontsize="14", overlap="scale")
+    merged = _merged(G, max_nodes)
+    if merged:
+        comment += f" merged={len(merged)}"
+    dot = graphviz.Digraph(comment=_plain(comment))
+    dot.attr(label=_dot_text(g.get("title", "")), labelloc="t", fontname=fontname, fontsize="14", overlap="scale")
 
-    nodes = sorted(G.nodes(data=True), key=lambda na: na[1]["order"])
+    nodes = sorted(((n, a) for n, a in G.nodes(data=True) if n not in merged), key=lambda na: na[1]["order"])
     owners = sorted({a["owner"] for _n, a in nodes}, key=_owner_sort)
     for owner in owners:
-        with dot.subgraph(name=f"cluster_{owner}") as c:
-            c.attr(label=owner, labelloc="t", style="filled", fillcolor="ghostwhite", color="black")
+        with dot.subgraph(name=_dot_id(f"cluster_{owner}")) as c:
+            c.attr(label=_dot_text(owner), labelloc="t", style="filled", fillcolor="ghostwhite", color="black")
             for n, a in nodes:
                 if a["owner"] != owner:
                     continue
                 attrs = _node_style(a["category"], fontname, "14")
                 if a["start"]:
                     attrs["penwidth"] = "3"
-                name = html.escape(a["name"], quote=False)
-                label = a["name"] if a["index"] == 0 else f"<{name}<SUB>{a['index']}</SUB>>"
+                # in an HTML label too Graphviz reads `\N`, `\G`…: backslashes are doubled
+                name = html.escape(_plain(a["name"]), quote=False).replace("\\", "\\\\")
                 tip = f"{_loc_text(a)}: in {a['cards_in']}, out {a['cards_out']}, {a['runs']}/{n_runs} games"
                 if a["start"]:
                     tip += "; decks: " + ", ".join(a["decks"])
-                c.node(n, label=graphviz.nohtml(label) if a["index"] == 0 else label, tooltip=tip, **attrs)
+                label = _dot_text(a["name"]) if a["index"] == 0 else f"<{name}<SUB>{a['index']}</SUB>>"
+                c.node(_dot_id(n), label=label, tooltip=_dot_text(tip), **attrs)
+    if merged:
+        shown = ", ".join(_loc_text(G.nodes[n]) for n in merged[:10]) + (", …" if len(merged) > 10 else "")
+        dot.node(MERGED_ID, label=_dot_text(f"{len(merged)} more locations"), shape="box", style="dashed,rounded",
+                 fontname=fontname, fontsize="14", tooltip=_dot_text(f"merged (only the {max_nodes} busiest "
+                                                                      f"locations are drawn): {shown}"))
 
     if legend and nodes:
         _legend(dot, G, fontname)
 
-    for u, v, a in sorted(G.edges(data=True), key=lambda e: e[2]["order"]):
+    for u, v, a in _edges(G, set(merged)):
         color, pen, style, _text = KIND_STYLE[a["kind"]]
+        ends = [_loc_text(G.nodes[x]) if x != MERGED_ID else "other locations" for x in (u, v)]
         attrs = {"color": color, "penwidth": pen, "style": style, "arrowhead": "normal",
                  "fontname": fontname, "fontsize": "11",
-                 "tooltip": f"{_loc_text(G.nodes[u])} \u2192 {_loc_text(G.nodes[v])}: {a['count']} cards, "
-                            f"{a['runs']}/{n_runs} games"}
+                 "tooltip": _dot_text(f"{ends[0]} \u2192 {ends[1]}: {a['count']} cards, {a['runs']}/{n_runs} games")}
         if edge_labels == "count":
             attrs["label"] = str(a["count"]) if n_runs <= 1 else f"{a['count'] / n_runs:.1f}"
         elif edge_labels == "runs":
             attrs["label"] = f"{int(100 * a['runs'] / n_runs + 0.5) if n_runs else 0}%"
-        dot.edge(u, v, **attrs)
+        dot.edge(u if u == MERGED_ID else _dot_id(u), v if v == MERGED_ID else _dot_id(v), **attrs)
     return dot
+
+
+def _merged(G: nx.DiGraph, max_nodes: int) -> list[str]:
+    """The nodes left out of a drawing of at most max_nodes locations: the least busy, in graph order."""
+    if max_nodes <= 0 or G.number_of_nodes() <= max_nodes:
+        return []
+    busy = sorted(G.nodes(data=True), key=lambda na: (-(na[1]["cards_in"] + na[1]["cards_out"]), na[1]["order"]))
+    keep = max(1, max_nodes - 1)  # the merged node counts as one
+    return sorted((n for n, _a in busy[keep:]), key=lambda n: G.nodes[n]["order"])
+
+
+def _edges(G: nx.DiGraph, merged: set) -> list[tuple[str, str, dict]]:
+    """The edges to draw, in order; edges to or from merged nodes join into edges of the merged node."""
+    out: dict[tuple[str, str], dict] = {}
+    for u, v, a in sorted(G.edges(data=True), key=lambda e: e[2]["order"]):
+        u2, v2 = (MERGED_ID if u in merged else u), (MERGED_ID if v in merged else v)
+        if u2 == v2 == MERGED_ID:
+            continue
+        e = out.get((u2, v2))
+        if e is None:
+            out[(u2, v2)] = dict(a) if (u2, v2) == (u, v) else {**a, "kind": "plain"}
+        else:
+            e["count"] += a["count"]
+            e["runs"] = max(e["runs"], a["runs"])
+    return [(u, v, a) for (u, v), a in out.items()]
+
+
+def merged_note(G: nx.DiGraph, max_nodes: int = MAX_FLOW_NODES) -> str | None:
+    """One line saying which part of G a drawing merges, or None when it draws every location."""
+    merged = _merged(G, max_nodes)
+    if not merged:
+        return None
+    return (f"note: the flow diagram draws the {G.number_of_nodes() - len(merged)} busiest of "
+            f"{G.number_of_nodes()} locations; the other {len(merged)} are merged into one node "
+            f"({len(merged)} more locations)")
 
 
 def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> None:
@@ -164,11 +240,17 @@ def _node_link(G: nx.DiGraph) -> dict:
 
 
 def write_flow(G: nx.DiGraph, stem: str | Path, formats: Sequence[str] = ("svg", "png"), *, legend: bool = True,
-               edge_labels: str = "none", fontname: str = "Helvetica") -> list[Path]:
-    """§1.8: write <stem>.dot and <stem>.json always, and each image format when `dot` is available."""
+               edge_labels: str = "none", fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES) -> list[Path]:
+    """§1.8: write <stem>.dot and <stem>.json always, and each image format when `dot` is available.
+
+    The drawing shows at most max_nodes locations (`flow_to_dot`), with a note on stderr when it merges.
+    """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname)
+    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname, max_nodes=max_nodes)
+    note = merged_note(G, max_nodes)
+    if note:
+        print(note, file=sys.stderr)
     dot_path = stem.with_name(stem.name + ".dot")
     json_path = stem.with_name(stem.name + ".json")
     dot.save(filename=dot_path.name, directory=str(dot_path.parent))

@@ -38,6 +38,7 @@ __all__ = [
     "NoPlotData",
     "branching_figure",
     "length_figure",
+    "plain_text",
     "save_figure",
     "scores_figure",
     "seat_color",
@@ -59,6 +60,15 @@ RASTER_POINTS = 5000  # above this many points the SVG embeds them as an image (
 
 class NoPlotData(Exception):
     """The data a plot needs are absent; the message is the one-line note."""
+
+
+def plain_text(text: str, limit: int = 120) -> str:
+    """A name from a game file as matplotlib shows it literally: `$` escaped (no mathtext), control
+    characters as U+FFFD, cut to `limit` characters."""
+    text = "".join(c if c.isprintable() else "\ufffd" for c in str(text))
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return text.replace("$", r"\$")
 
 
 def seat_color(seat: int) -> str:
@@ -127,7 +137,7 @@ def branching_figure(records, *, game: str, seed: int) -> Figure:
     # a thin white halo keeps the line readable over dense points
     ax.plot(grid, yhat, color="steelblue", linewidth=2, label="smoothed mean", zorder=4,
             path_effects=[patheffects.withStroke(linewidth=3.5, foreground="white")])
-    ax.set_title(game)
+    ax.set_title(plain_text(game))
     ax.set_xlabel("Decision Point")
     ax.set_ylabel("Branching Factor")
     ax.set_ylim(bottom=0, top=max(1.0, float(b.max()) + 0.5) * 1.04)
@@ -161,7 +171,7 @@ def length_figure(records, *, game: str) -> Figure:
     ax.hist(data, bins=bins, stacked=True, color=colors, label=labels, edgecolor="white", linewidth=0.3)
     mean = float(np.mean(allL))
     ax.axvline(mean, color="black", linestyle="--", linewidth=1.2, label=f"mean = {mean:.1f}")
-    ax.set_title(game)
+    ax.set_title(plain_text(game))
     ax.set_xlabel("Game Length (decision points per game)")
     ax.set_ylabel("Number of Games")
     ax.yaxis.get_major_locator().set_params(integer=True)
@@ -198,7 +208,7 @@ def scores_figure(records, *, game: str, players: int, include_limited: bool = F
                flierprops={"marker": "o", "markersize": 3, "markerfacecolor": AXIS_COLOR, "markeredgewidth": 0})
     ax.set_xticks(pos, [seat_label(s) for s in range(players)])
     ax.set_xlim(0.4, players + 0.6)
-    ax.set_title(game)
+    ax.set_title(plain_text(game))
     ax.set_xlabel("Seat")
     best = {"max": " (higher wins)", "min": " (lower wins)"}.get(direction or "", "")
     ax.set_ylabel("Final Score" + best)
@@ -255,11 +265,11 @@ def winrate_figure(records, *, game: str, players: int, include_limited: bool = 
     by_kind = len(kinds) > 1 or not fixed
     fig, axes = _figure(2 if by_kind else 1)
     _bars(axes[0], seat_rows, players, "Seat", len(used))
-    axes[0].set_title(game)
+    axes[0].set_title(plain_text(game))
     if by_kind:
         palette = ("grey", "tab:orange", "tab:purple", "tab:brown", "tab:pink", "tab:olive")
         kind_rows = _win_table(used, players, [
-            (f"kind {k}", palette[i % len(palette)],
+            (f"kind {plain_text(k)}", palette[i % len(palette)],
              [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == k])
             for i, k in enumerate(kinds)])
         _bars(axes[1], kind_rows, players, "Player Kind", len(used))

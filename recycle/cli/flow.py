@@ -58,6 +58,9 @@ def register(sub) -> None:
                    help="drop edges that occurred in fewer than this share of the games (default 0)")
     f.add_argument("--declared", type=declared_categories, metavar="CATS",
                    help="declared categories, e.g. Hidden,Private: the report says where they agree")
+    f.add_argument("--max-nodes", type=int, metavar="N",
+                   help="draw at most N locations, the busiest; the others become one node saying how many "
+                        "(default 150, MAX_FLOW_NODES of recycle.visualize.flow; 0: all)")
     f.add_argument("--out", type=Path, help="output folder (default ./flow-<game>)")
     f.add_argument("--json", action="store_true",
                    help='print {"categories", "nodes", "edges", "files", ...} as JSON instead of text')
@@ -150,7 +153,8 @@ def cmd_flow(args: argparse.Namespace) -> int:
 
     note_replaced(out, flow_names("flow", args.formats))
     files = write_flow_files(fb, out / "flow", args.formats, min_run_share=args.min_run_share,
-                             legend=not args.no_legend, edge_labels=args.edge_labels)
+                             legend=not args.no_legend, edge_labels=args.edge_labels,
+                             **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
     G = fb.graph(args.min_run_share)
     info = fb.information(declared=args.declared, min_run_share=args.min_run_share)
     doc = {

@@ -2,11 +2,14 @@
 
 Every command module adds its subcommand with `register(sub)`; this module turns what a
 command raises into one message and a status: 0 done, 1 a game that does not load or a
-failure the user can fix, 2 a bad request, 70 a bug in recycle (with its trace), 130 interrupted.
+failure the user can fix, 2 a bad request, 70 a bug in recycle (with its trace), 130 interrupted,
+141 (128 + SIGPIPE, as a shell reports a command killed by a closed pipe) when the reader of the
+output went away (`recycle run … | head`): quietly, with no message and no trace.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from typing import NoReturn
@@ -16,6 +19,7 @@ from ..version import __version__
 from . import check, flow, games, play, replay, run, stats
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
+EXIT_PIPE = 128 + 13  # SIGPIPE
 
 # In the order `recycle --help` lists them.
 COMMANDS = (check, run, replay, games, play, flow, stats)
@@ -40,10 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `recycle` console script."""
+    to_null = _stdout_is_devnull()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -54,8 +61,33 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return EXIT_OK
+        _drop_stdout()
+        return EXIT_PIPE
+    except SystemExit as e:
+        # rich's Console answers a broken pipe itself: stdout sent to devnull, then SystemExit(1)
+        if e.code == 1 and not to_null and _stdout_is_devnull():
+            return EXIT_PIPE
+        raise
     except (InternalError, Exception) as e:  # a bug in recycle, never the user's fault
         print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
         traceback.print_exception(e, file=sys.stderr)
         return EXIT_BUG
+
+
+def _drop_stdout() -> None:
+    """After a broken pipe: send what is left of stdout to devnull, so that exiting prints no second error.
+
+    (The way the Python documentation recommends, in the notes on SIGPIPE of the `signal` module.)
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (a test's capture): nothing to flush at exit
+        pass
+
+
+def _stdout_is_devnull() -> bool:
+    try:
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.stat(os.devnull))
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test's capture)
+        return False

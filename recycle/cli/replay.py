@@ -16,10 +16,12 @@ def register(sub) -> None:
                                     "reproduces, and print a readable account of the game (omniscient view).")
     rp.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
     rp.add_argument("--game", type=Path,
-                    help="the game file (default: the header's file next to the transcript, or a shipped game)")
+                    help="the game file (default: the file the header names inside the transcript's folder, "
+                         "else the shipped game of the header's name; never a path elsewhere)")
     rp.add_argument("--no-verify", action="store_true",
                     help="do not compare the end and the events with the transcript")
-    rp.add_argument("--force", action="store_true", help="replay even if the game file changed (with a warning)")
+    rp.add_argument("--force", action="store_true",
+                    help="replay even if the game file changed (with a warning), as long as it loads as a game")
     rp.add_argument("--json", action="store_true", help="print the regenerated full transcript as JSON lines")
     rp.set_defaults(func=cmd_replay)
 

@@ -53,11 +53,12 @@ def a_move(cx: Compiler, n: A.Move, sc):
                 raise _err("no-card", f"{what}: {show(src_node.pile)} is empty", span)
             b = sb if sb is not None else bf(st, env)
             c = pa.pop()
+            i = len(pa)  # before the append: a and b may be the same pile (the card stays on top)
             d = piles[b]
             d.append(c)
             st.where[c] = b
             if st.log is not None:
-                st.log.append((MV, c, a, len(pa), b, len(d) - 1))
+                st.log.append((MV, c, a, i, b, len(d) - 1))
             if st.rec is not None:
                 st.rec.move(st, c, a, b)
         return move_top

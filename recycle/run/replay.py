@@ -1,14 +1,22 @@
 """Replaying a transcript exactly (flow-and-analytics §5.3): the recorded choices, checked one by one."""
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import stat
 from pathlib import Path
 
-from ..errors import RecycleError, UsageError
+import attrs
+
+from ..errors import Diagnostic, LoadError, RecycleError, UsageError
 from ..lang import SourceFile, library
-from ..lang.source import read_bytes
 from .session import GameSession
-from .transcript import read_transcript_lines
+from .transcript import TranscriptFile, printable
+
+# The largest game file replay reads (docs/limits.md); a larger one is not a game.
+MAX_GAME_BYTES = 16 * 1024 * 1024
 
 
 class _ReplayScript:
@@ -44,52 +52,147 @@ class _SeatScript:
         return self.script.next(prog, st)
 
 
+def _cut(v, limit: int = 300) -> str:
+    """A value for a message: printable and at most `limit` characters."""
+    text = printable(v if isinstance(v, str) else str(v))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class ReplayMismatch(RecycleError):
     """A replayed game diverged from its transcript (§5.3)."""
 
     def __init__(self, line: int, expected, actual):
-        super().__init__(f"replay diverged at transcript line {line}: expected {expected}, got {actual}")
+        super().__init__(f"replay diverged at transcript line {line}: expected {_cut(expected)}, got {_cut(actual)}")
         self.line, self.expected, self.actual = line, expected, actual
+
+
+# Where a game's text is named in an error text: `DIR/NAME.gdl:LINE:COL`; replays compare the name only.
+_PLACE = re.compile(r"(?:[^\s:]*[/\\])?([^\s/\\:]+\.(?:gdl|rcy)):(\d+):(\d+)")
+
+
+def _unpathed(ev: dict) -> dict:
+    """An event with the folders of the game file dropped from its error text (they depend on where it was run)."""
+    err = ev.get("error")
+    if ev.get("type") == "end" and isinstance(err, str):
+        return {**ev, "error": _PLACE.sub(r"\1:\2:\3", err)}
+    return ev
+
+
+def _plain_relative(name: str) -> bool:
+    """A path written in a header that stays inside the transcript's folder: relative, no `..`, no drive."""
+    parts = name.split("/")
+    return not (name.startswith("/") or "\\" in name or "\0" in name or ":" in name
+                or any(part in ("", ".", "..") for part in parts))
+
+
+def _game_beside(tf: TranscriptFile, head: dict) -> Path:
+    """The game a header names: a file inside the transcript's folder, else a shipped game of that name.
+
+    The header never chooses a file elsewhere: no absolute path, no `..`, no symbolic link leading out.
+    """
+    name = head["file"]
+    shown = _cut(name, 80)
+    if not _plain_relative(name):
+        raise UsageError(f"{tf.name}: the header names the game file {shown!r}, which is not a path inside the "
+                         "transcript's folder; give the game with --game")
+    try:
+        folder = tf.path.parent.resolve()
+        beside = folder / name
+        if os.path.lexists(beside):
+            real = beside.resolve()  # symbolic links followed, then checked
+            if not real.is_relative_to(folder):
+                raise UsageError(f"{tf.name}: the game file {shown} beside the transcript leads outside its folder; "
+                                 "give the game with --game")
+            return real
+    except (OSError, RuntimeError) as e:  # a loop of symbolic links, an unreadable folder
+        raise UsageError(f"{tf.name}: cannot look for the game file {shown}: {_cut(e, 80)}; "
+                         "give it with --game") from None
+    game = head["game"]
+    lib = library.shipped()
+    if game in lib:  # a name, never a path
+        return lib[game]
+    raise UsageError(f"the game file {shown} was not found next to the transcript; give it with --game")
+
+
+def _named(d: Diagnostic) -> Diagnostic:
+    """A diagnostic naming its file by its name only (no folder: the same words from any folder)."""
+    return attrs.evolve(d, span=attrs.evolve(d.span, file=Path(d.span.file).name))
+
+
+def _read_game(path: Path, shown: str) -> bytes:
+    """The bytes of a game file: a regular file (no FIFO, no device) of at most MAX_GAME_BYTES."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise UsageError(f"--game {shown}: no such game file") from None
+    except OSError as e:
+        raise UsageError(f"{shown}: cannot read the game file: {e.strerror or e}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{shown}: not a regular file, not a game file")
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(MAX_GAME_BYTES + 1)
+    if len(data) > MAX_GAME_BYTES:
+        raise UsageError(f"{shown}: more than {MAX_GAME_BYTES} bytes, not a game file")
+    return data
+
+
+def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list) -> GameSession:
+    """The session of the transcript's game, its digest checked against the header before any line is read.
+
+    A file whose bytes do not have the recorded digest may still be a variant (whose digest covers its
+    bases): it is loaded quietly, and when it does not load it is not the game; its lines are never shown.
+    """
+    data = _read_game(gp, shown)
+    same_bytes = hashlib.sha256(data).hexdigest() == head["sha256"]
+    declares = (head.get("params") or {}).get("declares") or None
+    try:
+        sess = GameSession.from_source(SourceFile.from_bytes(data, gp), declares)
+    except RecycleError as e:
+        if same_bytes:  # the very file the transcript was written with: its own errors, files named by name
+            if isinstance(e, LoadError):
+                raise LoadError(map(_named, e.diagnostics), map(_named, e.warnings)) from None
+            raise
+        n = len(e.diagnostics)
+        what = (f"it does not load ({n} error{'s' if n != 1 else ''})" if n
+                else "it does not open with the header's parameters")
+        raise UsageError(f"{shown}: not the game file the transcript was written with (its sha256 differs) "
+                         f"and {what}") from None
+    if sess.sha256 != head["sha256"]:
+        msg = (f"{shown}: the game file changed since the transcript was written "
+               f"(sha256 {sess.sha256[:12]}… != {head['sha256'][:12]}…)")
+        if not force:
+            raise UsageError(msg + "; use --force to replay anyway")
+        warnings.append(msg)
+    return sess
 
 
 def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
 
+    The game is `game_path`, else the header's file inside the transcript's folder, else the shipped
+    game of the header's name; its digest is checked before any line after the header is read.
     Raises UsageError when the transcript is malformed or the game file is missing or changed
     (unless force), and ReplayMismatch when the replay diverges from the recorded decisions or end.
-    Line numbers in errors are those of the transcript file (1-based).
+    Line numbers in errors are those of the transcript file (1-based); files are named by their
+    names only, so messages do not depend on the folder the replay runs from.
     """
-    lines, linenos = read_transcript_lines(path)
-    head = lines[0]
-    if game_path:
-        gp = Path(game_path)
-        if not gp.is_file():
-            raise UsageError(f"--game {game_path}: no such game file")
-    else:
-        gp = Path(path).parent / head["file"]
-        if not gp.is_file():
-            try:
-                gp = library.resolve(str(head.get("game", "")))
-            except UsageError:
-                raise UsageError(f"the game file {head['file']} was not found next to the transcript; "
-                                 "give it with --game") from None
-    warnings = []
-    data = read_bytes(gp)
+    warnings: list[str] = []
+    with TranscriptFile(path) as tf:
+        head, hl = tf.header()
+        if game_path:
+            gp, shown = Path(game_path), _cut(Path(game_path).name, 80)
+        else:
+            gp = _game_beside(tf, head)
+            shown = _cut(head["file"], 80)
+        sess = _open_game(gp, shown, head, force, warnings)
+        rest, rest_nos = tf.rest()
+    lines, linenos = [head, *rest], [hl, *rest_nos]
     params = head.get("params") or {}
-    # A variant's digest covers the games it builds on: it is known once the file is loaded.
-    sess = GameSession.from_source(SourceFile.from_bytes(data, gp), params.get("declares") or None)
-    digest = sess.sha256
-    if digest != head["sha256"]:
-        msg = (f"{gp}: the game file changed since the transcript was written "
-               f"(sha256 {digest[:12]}… != {head['sha256'][:12]}…)")
-        if not force:
-            raise UsageError(msg + "; use --force to replay anyway")
-        warnings.append(msg)
     if head["players"] != sess.n_players:
-        raise UsageError(f"{path}: the transcript is for {head['players']} players, but {gp} has {sess.n_players}")
+        raise UsageError(f"{tf.name}: the transcript is for {head['players']} players, but {shown} has "
+                         f"{sess.n_players}")
     lineup = head.get("lineup") or ["S"] * sess.n_players
-    if len(lineup) != sess.n_players:
-        raise UsageError(f"{path}: the header's lineup names {len(lineup)} players, but the game has {sess.n_players}")
     dec_idx = [k for k, ev in enumerate(lines) if ev.get("type") == "decision"]
     end_idx = next((k for k, ev in enumerate(lines) if ev.get("type") == "end"), None)
     end_line = linenos[end_idx] if end_idx is not None else linenos[-1] + 1
@@ -100,21 +203,24 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
                     max_decisions=params.get("max_decisions", 2000), max_idle_steps=params.get("max_idle_steps", 10000),
                     level="full", players=players)
     assert rec.transcript is not None  # kept at level "full"
-    regenerated = [json.loads(text) for text in rec.transcript]
+    regenerated = [_unpathed(json.loads(text)) for text in rec.transcript]
     if script.pos < len(dec_idx):
         k = dec_idx[script.pos]
         raise ReplayMismatch(linenos[k], f"decision {script.pos + 1} for seat {lines[k]['seat']}",
                              f"the game to end ({rec.end_reason}) after {rec.decisions} decisions")
     if verify:
-        got_end = next((ev for ev in regenerated if ev.get("type") == "end"), None)
+        got = next((i for i, ev in enumerate(regenerated) if ev.get("type") == "end"), None)
+        got_end = regenerated[got] if got is not None else None
         if end_idx is None:
             raise ReplayMismatch(end_line, "an end line (the transcript has none)", got_end)
-        if lines[end_idx] != got_end:
+        if _unpathed(lines[end_idx]) != got_end:
             raise ReplayMismatch(end_line, lines[end_idx], got_end)
+        if got is not None:
+            regenerated[got] = lines[end_idx]  # the same up to folders: the transcript's own words
         if head.get("level") == "full":
             # the shorter of the two is compared line by line, then the lengths
             for a, b, i in zip(lines[1:], regenerated[1:], linenos[1:], strict=False):
-                if a != b:
+                if _unpathed(a) != _unpathed(b):
                     raise ReplayMismatch(i, a, b)
             if len(lines) != len(regenerated):
                 raise ReplayMismatch(linenos[min(len(lines), len(regenerated)) - 1] + 1,

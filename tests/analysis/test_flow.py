@@ -376,6 +376,50 @@ def test_dot_renders_with_graphviz():
     assert "<title>table_INVISIBLE_STOCK_0</title>" in svg
 
 
+HOSTILE = ["p2", "iloc", 'H"\\N:<b>&$\x1b', 2]
+
+
+def hostile_graph():
+    return build_flow([[header(), create(STOCK, 2), move(STOCK, ["table", "iloc", 'ST"OCK\\', 0]),
+                        move(["table", "iloc", 'ST"OCK\\', 0], HOSTILE)]],
+                      title='x\n}\ndigraph { evil -> "<b>"')
+
+
+def test_names_from_game_files_are_inert_in_dot():
+    src = flow_to_dot(hostile_graph()).source
+    assert src.splitlines()[0].startswith("// recycle flow: game=Toy")
+    assert src.count("digraph") == 2 and "label=\"x } digraph { evil -> \\\"<b>\\\"\"" in src  # one line, quoted
+    assert "\x1b" not in src
+    # ids keep to [A-Za-z0-9_]: no quoting, no `:port`
+    assert "table_INVISIBLE_ST_u0022_OCK_u005c__0 -> p2_INVISIBLE_H_u0022__u005c_N_u003a_" in src
+    assert 'label="ST\\"OCK\\\\"' in src          # backslash doubled: it cannot escape the closing quote
+    assert "<SUB>2</SUB>" in src and "&lt;b&gt;&amp;$" in src and "\\\\N" in src
+
+
+def test_names_from_game_files_render():
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz dot not installed")
+    svg = flow_to_dot(hostile_graph()).pipe(format="svg").decode()
+    assert "ST&quot;OCK\\<" in svg and "H&quot;\\N:&lt;b&gt;&amp;$" in svg
+
+
+def test_large_diagrams_merge_the_least_busy_locations(capsys, tmp_path):
+    events = [header(), create(STOCK, 400)]
+    for i in range(400):  # pile i gets 1 + i % 7 cards from the stock: the busiest are kept
+        events += [move(STOCK, ["table", "vloc", f"P{i}", 0])] * (1 + i % 7)
+    G = build_flow([events])
+    src = flow_to_dot(G, max_nodes=50).source
+    assert src.count("fillcolor=lightgreen fontname") == 49  # 49 piles drawn + the merged node
+    assert 'merged_locations [label="352 more locations"' in src and "merged=352" in src.splitlines()[0]
+    assert "table_INVISIBLE_STOCK_0 -> merged_locations" in src
+    assert "label=P6 " in src and "label=P0 " not in src
+    assert flow.merged_note(G, 50) == ("note: the flow diagram draws the 49 busiest of 401 locations; "
+                                       "the other 352 are merged into one node (352 more locations)")
+    assert flow.merged_note(G, 0) is None and "merged" not in flow_to_dot(G, max_nodes=0).source
+    write_flow(G, tmp_path / "f", formats=())
+    assert "the other 252 are merged" in capsys.readouterr().err  # MAX_FLOW_NODES = 150
+
+
 # ---------------------------------------------------------------- §1.8 files
 
 

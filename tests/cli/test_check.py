@@ -14,6 +14,7 @@ import pytest
 
 import recycle
 from recycle.cli import main
+from recycle.errors import MAX_SHOWN_ERRORS, Diagnostic, Span
 from support import FIXTURES
 
 ERRORS = FIXTURES / "errors"
@@ -76,6 +77,43 @@ def test_all_errors_of_a_file_are_printed(capsys):
     assert f"{path}: 3 errors" in out
     assert re.findall(rf"^{re.escape(str(path))}:(\d+:\d+): error\[(\w+)\]", out, re.M) == [
         ("6:13", "scope"), ("7:24", "type"), ("8:3", "placement")]
+
+
+def flood(tmp_path, n: int = 300):
+    """A one-line game with 3 n unknown keywords: as many errors, each on a very long line."""
+    path = tmp_path / "flood.gdl"
+    path.write_text("(game (setup (create players 2)) " + "(foo bar baz) " * n + ")", "utf-8")
+    return path
+
+
+def test_errors_of_a_file_are_capped_with_a_count_of_the_rest(tmp_path, capsys):
+    path = flood(tmp_path)
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert f"{path}: 900 errors" in out
+    assert len(re.findall(r"error\[lexical\]", out)) == MAX_SHOWN_ERRORS == 20
+    assert out.rstrip().endswith("… and 880 more errors (not shown)")
+    # the 4 KB source line is quoted as a window around the caret, not whole
+    assert max(len(line) for line in out.splitlines()) < 300
+    code, out, _ = run(capsys, "check", str(path), "--max-errors", "3")
+    assert len(re.findall(r"error\[lexical\]", out)) == 3 and "… and 897 more errors" in out
+    code, out, _ = run(capsys, "check", str(path), "--max-errors", "0")
+    assert len(re.findall(r"error\[lexical\]", out)) == 900
+
+
+def test_json_errors_are_capped_too(tmp_path, capsys):
+    code, out, _ = run(capsys, "check", str(flood(tmp_path)), "--json")
+    assert code == 1
+    (entry,) = json.loads(out)
+    assert len(entry["errors"]) == 20 and entry["more_errors"] == 880
+
+
+def test_caret_window_points_at_the_column():
+    src = "x" * 1000 + "@" + "y" * 1000
+    d = Diagnostic("error", "lexical", "bad \x1b[31m", Span("f.gdl", 1, 1001), src)
+    head, quoted, caret = d.format().splitlines()
+    assert "\x1b" not in head and "\ufffd" in head  # no terminal escape from a file reaches the screen
+    assert quoted[caret.index("^")] == "@" and len(quoted) < 220
 
 
 def test_warning_only_file_is_ok(games, capsys):

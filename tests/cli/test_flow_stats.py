@@ -183,6 +183,16 @@ def test_flow_writes_files_and_json(tmp_path, capsys):
     assert "information: Hidden, Private, Taken" in stdout
 
 
+def test_flow_max_nodes_merges_and_says_so(tmp_path, capsys):
+    out = tmp_path / "f"
+    code, _stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 5, "--out", out, "--max-nodes", 3,
+                                 "--format", "svg")
+    assert code == 0, err
+    n = json.loads((out / "flow.json").read_text())["nodes"]  # the graph itself keeps every location
+    assert f"note: the flow diagram draws the 2 busiest of {len(n)} locations; the other {len(n) - 2} are merged" in err
+    assert f'merged_locations [label="{len(n) - 2} more locations"' in (out / "flow.dot").read_text()
+
+
 def test_flow_aggregates_games(tmp_path, capsys):
     out = tmp_path / "agg"
     code, stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 9, "--games", 3, "--out", out, "--json",

@@ -55,6 +55,22 @@ def test_move_top_to_bottom_of_the_same_pile():
     assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["FIVE", "A", "TWO", "THREE", "FOUR"]
 
 
+def test_move_top_onto_the_top_of_its_own_pile_leaves_the_card_there():
+    # language.md §5.1: the card is taken off and put back; in a choice the option is built,
+    # undone and replayed, the path that once failed with an internal IndexError
+    p, st = run("(do ((move (top (game iloc STOCK)) (top (game iloc STOCK)))))"
+                "(stage player (end (== ((1 player) sto SCORE) 1))"
+                " (choice ((move (top (game iloc STOCK)) (top (game iloc STOCK)))"
+                "          (move (bottom (game iloc STOCK)) (top (game iloc STOCK)))))"
+                " (do ((inc ((current player) sto SCORE) 1))))")
+    assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["A", "TWO", "THREE", "FOUR", "FIVE"]
+    assert len(p.options(st)) == 2
+    p.apply(st, 0)
+    assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["A", "TWO", "THREE", "FOUR", "FIVE"]
+    p.apply(st, 1)
+    assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["TWO", "THREE", "FOUR", "FIVE", "A"]
+
+
 def test_move_index_destination_may_equal_size_but_not_more():
     p, st = run("(do ((move (top (game iloc STOCK)) (0 (game vloc T))) (move (top (game iloc STOCK)) (1 (game vloc T)))))")
     assert R(p, st, p.pile(st, "game", "vloc", "T")) == ["FIVE", "FOUR"]

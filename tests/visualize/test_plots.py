@@ -200,6 +200,19 @@ def test_write_plots_files(tmp_path):
     assert "<svg" in (tmp_path / "scores.svg").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("game", ["$x^{2}$ and $\\frac$", "$unbalanced", "a\x1b[31mred\x00", "<b>&amp;</b>" * 30])
+def test_names_from_game_files_are_shown_literally(tmp_path, game):
+    """A game name is text: no mathtext (`$…$`, which also fails on bad TeX), no control characters."""
+    files, notes = write_plots(records(), tmp_path, game=game, players=3, seed=5, formats=("png", "svg"),
+                               print_notes=False)
+    assert len(files) == 8 and notes == []
+    fig = length_figure(records(), game=game)
+    title = fig.axes[0].get_title()
+    assert title == plots.plain_text(game) and len(title) <= 120
+    assert "\x1b" not in title and "\x00" not in title
+    assert title.replace("\\$", "").count("$") == 0  # every $ escaped: matplotlib shows it as a dollar sign
+
+
 def test_write_plots_is_reproducible(tmp_path):
     recs = records()
     for d in ("a", "b"):

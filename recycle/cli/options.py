@@ -130,3 +130,28 @@ def declared_categories(text: str) -> list[str]:
                                              f"(known: {', '.join(known.values())})")
         out.append(known[p.lower()])
     return out
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time in seconds, more than 0."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds more than 0, got {text}")
+    return v
+
+
+BUDGET_HELP = ("budget of the searching players: playouts per option for F (default 10), iterations per "
+               "decision for M and P (default 200)")
+MOVE_TIME_HELP = ("time limit per decision of the searching players, in seconds (e.g. 0.1): a search stops "
+                  "there and plays its best move so far; with no --ai-budget the budget is unbounded. "
+                  "Timed games depend on the machine's speed: they are not reproducible from the seed")
+
+
+def add_ai_options(p: argparse.ArgumentParser, budget: bool = True) -> None:
+    """--ai-budget (unless the command has its own) and --move-time, for the commands that seat AI players."""
+    if budget:
+        p.add_argument("--ai-budget", type=positive, metavar="N", help=BUDGET_HELP)
+    p.add_argument("--move-time", type=seconds, metavar="SECONDS", help=MOVE_TIME_HELP)

@@ -17,7 +17,7 @@ from ..players.montecarlo import SearchPlayer
 from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
-from .options import add_game_argument, add_limit_options, add_param_option, positive, seed_number
+from .options import add_ai_options, add_game_argument, add_limit_options, add_param_option, positive, seed_number
 
 
 def register(sub) -> None:
@@ -35,6 +35,7 @@ def register(sub) -> None:
     add_param_option(p)
     p.add_argument("--ai-budget", type=positive, metavar="N",
                    help="budget of the searching players: playouts per option (F), iterations per decision (M, P)")
+    add_ai_options(p, budget=False)
     add_limit_options(p, per_game=False)
     p.add_argument("--transcript", metavar="FILE", help="write the game's transcript (decisions level) here")
     p.set_defaults(func=cmd_play)
@@ -56,7 +57,7 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
         if c == "H":
             players.append(HumanPlayer(inp, out))
         else:
-            players.append(Narrated(registry.make(c, budget=args.ai_budget), viewer, out))
+            players.append(Narrated(registry.make(c, budget=args.ai_budget, move_time=args.move_time), viewer, out))
     out.write(f"{sess.name}: {n} players [{' '.join(lineup)}], seed {seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
               + (f"; you are {', '.join(f'p{s + 1}' for s in humans)}" if humans else "") + "\n")

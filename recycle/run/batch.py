@@ -22,7 +22,7 @@ from ..engine.algorithms import derive
 from ..errors import UsageError
 from ..lang import SourceFile
 from ..players import registry
-from ..players.montecarlo import SearchPlayer
+from ..players.montecarlo import UNBOUNDED, SearchPlayer
 from .records import RunRecord
 from .session import GameSession
 from .transcript import dumps
@@ -92,8 +92,8 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     if searching and rec.transcript:
         # the AI settings affect play: the header's params record them (§5.2)
         head = json.loads(rec.transcript[0])
-        head["params"]["ai_budget"] = {c: pl.budget for c, pl in zip(lineup, players, strict=True)
-                                       if isinstance(pl, SearchPlayer)}
+        head["params"]["ai_budget"] = {c: pl.budget if pl.budget != UNBOUNDED else None  # None: the time decides
+                                       for c, pl in zip(lineup, players, strict=True) if isinstance(pl, SearchPlayer)}
         if spec.move_time is not None:
             head["params"]["move_time"] = spec.move_time
         rec.transcript[0] = dumps(head)

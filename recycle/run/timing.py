@@ -67,10 +67,12 @@ def human_time(s: float) -> str:
 
 
 def warn_if_long(sess: GameSession, lineups: Sequence[Sequence[str]], budget: int | None,
-                 move_time: float | None, jobs: int = 1, threshold: float = WARN_SECONDS, file=None) -> dict | None:
-    """Print a warning with the estimate when a batch with AI players will likely take more than `threshold` s."""
+                 move_time: float | None, jobs: int = 1, threshold: float | None = None, file=None) -> dict | None:
+    """Print a warning with the estimate when a batch with AI players will likely take more than `threshold` s
+    (default WARN_SECONDS)."""
     est = estimate(sess, lineups, budget, move_time, jobs)
-    if est is not None and est["seconds"] > threshold:
+    limit = WARN_SECONDS if threshold is None else threshold
+    if est is not None and est["seconds"] > limit:
         print(f"warning: {len(lineups)} games with AI players may take about {human_time(est['seconds'])}"
               f"{f' with {jobs} jobs' if jobs > 1 else ''} (estimate: {est['decisions']} decisions per game, "
               f"a random game in {est['probe_s'] * 1000:.1f} ms, budget x decisions); lower --ai-budget, "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from pathlib import Path
+from collections.abc import Callable
 
 from ..errors import UsageError
 from .base import Player
@@ -100,7 +100,13 @@ def make_python(spec: str) -> Player:
         return pl
     if len(inspect.signature(pl.choose).parameters) == 2:  # (prog, st): the engine's protocol
         return _Duck(pl, spec)
-    return _ApiSeat(pl, spec)
+    if API_SEAT is None:  # recycle.api sets it when imported, and importing recycle imports it
+        raise UsageError(f"player {spec!r}: a Python API player needs recycle.api (import recycle)")
+    return API_SEAT(pl, spec)
+
+
+# Seats a Python-API player in the engine: set by recycle.api (a later stage) when it is imported.
+API_SEAT: Callable[[object, str], Player] | None = None
 
 
 class _Duck(Player):
@@ -117,28 +123,6 @@ class _Duck(Player):
 
     def choose(self, prog, st) -> int:
         return self.inner.choose(prog, st)
-
-
-class _ApiSeat(Player):
-    """A player of the Python API (`start(game, seat, seed)`, `choose(state)`) seated in the engine."""
-
-    def __init__(self, inner, spec: str):
-        super().__init__()
-        self.inner = inner
-        self.code = spec
-        self._seat: Player | None = None
-
-    def start(self, prog, seat: int, seed: int) -> None:
-        from .. import api  # the API imports this package: import it when a game starts
-
-        super().start(prog, seat, seed)
-        game = api.Game(prog, Path(getattr(prog, "filename", "game")), "")
-        self._seat = seated = api._EnginePlayer(game, self.inner)
-        seated.start(prog, seat, seed)
-
-    def choose(self, prog, st) -> int:
-        assert self._seat is not None
-        return self._seat.choose(prog, st)
 
 
 def make(code: str, budget: int | None = None, record_estimates: bool = False,

@@ -88,8 +88,9 @@ def standings(players: Sequence[str], games: Sequence[Sequence[tuple[str, int, f
     return sorted(table.values(), key=lambda s: (-s.ordinal, -(s.win_rate or 0.0), order[s.player]))
 
 
-def standings_figure(rows: Sequence[Standing], *, game: str, games: int):
-    """Two panels: win rate with its 95% interval per player, and rating mu with ±2 sigma; best player on top."""
+def standings_figure(rows: Sequence[Standing], *, game: str, games: int, seats: int | None = None):
+    """Two panels: win rate with its 95% interval per player (a dashed line at 1/seats, the rate of equal
+    players), and rating mu with ±2 sigma; best player on top."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -103,6 +104,8 @@ def standings_figure(rows: Sequence[Standing], *, game: str, games: int):
     lo = [max(0.0, w - (r.ci_low if r.ci_low is not None else w)) for w, r in zip(rates, rev, strict=True)]
     hi = [max(0.0, (r.ci_high if r.ci_high is not None else w) - w) for w, r in zip(rates, rev, strict=True)]
     ax_w.errorbar(rates, ys, xerr=[lo, hi], fmt="o", color="tab:blue", capsize=3)
+    if seats:
+        ax_w.axvline(1 / seats, color="#4D4D4D", linestyle="--", linewidth=0.8)
     ax_w.set_xlim(0, 1)
     ax_w.set_xlabel("win rate (95% Wilson interval)")
     ax_w.set_yticks(ys, names)
@@ -118,11 +121,12 @@ def standings_figure(rows: Sequence[Standing], *, game: str, games: int):
     return fig
 
 
-def save_standings_plot(rows: Sequence[Standing], path: Path, *, game: str, games: int) -> Path:
+def save_standings_plot(rows: Sequence[Standing], path: Path, *, game: str, games: int,
+                        seats: int | None = None) -> Path:
     """Write the standings plot (PNG or SVG by the suffix), without dates so that files are reproducible."""
     import matplotlib
 
-    fig = standings_figure(rows, game=game, games=games)
+    fig = standings_figure(rows, game=game, games=games, seats=seats)
     fmt = path.suffix.lstrip(".").lower() or "png"
     meta = {"Date": None} if fmt == "svg" else ({"Software": None} if fmt == "png" else None)
     with matplotlib.rc_context({"svg.hashsalt": "recycle-tournament"}):

@@ -175,6 +175,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         path = library.resolve(args.game)
         sess = GameSession.open(path, dict(args.param))
+        if sess.n_players < 2:
+            raise UsageError(f"{sess.name} is a one-player game: a tournament needs games of two seats or more "
+                             "(compare players with `recycle run` instead)")
         t = _settings(args, sess, path)
     plan = t.schedule()
     if not args.json:
@@ -182,7 +185,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
               f"({tm.games_per_table(t.games, t.seats)} per table), seed {t.seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None and not args.resume else "")
               + (f", {args.jobs} jobs" if args.jobs > 1 else ""), file=sys.stderr)
-    warn_if_long(sess, [g.lineup for g in plan], t.ai_budget, t.move_time, args.jobs)
+    done = tm.read_games(out / "games.csv", t.seats) if args.resume and out is not None else {}
+    warn_if_long(sess, [g.lineup for g in plan if g.game not in done], t.ai_budget, t.move_time, args.jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
     if show:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -197,7 +201,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         (out / "standings.csv").write_text(tm.csv_text(tm.standings_rows(rows)), "utf-8")
     for p in plots:
         try:
-            ratings.save_standings_plot(rows, p, game=t.game, games=len(plan))
+            ratings.save_standings_plot(rows, p, game=t.game, games=len(plan), seats=t.seats)
         except (OSError, ValueError) as e:
             raise UsageError(f"cannot write the plot {p} ({e})") from None
     if args.json:

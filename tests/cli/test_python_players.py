@@ -161,3 +161,15 @@ def test_options_are_readable_objects_in_the_api():
     assert isinstance(a, recycle.Action) and a.kind == "move"
     assert a.card and a.source == "p1 iloc HAND" and a.destination == "p1 vloc PLAYED"
     assert opts[0].text == a.text == f"move {a.card} p1 iloc HAND -> p1 vloc PLAYED"
+
+
+def test_the_docs_example_player_runs(tmp_path, monkeypatch, capsys):
+    doc = (REPO / "docs" / "tournaments.md").read_text("utf-8")
+    block = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "docs_greedy_mod.py").write_text(block, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        s = run_json(capsys, HIGH_CARD, "-n", "6", "--seed", "1", "--players", "docs_greedy_mod:Greedy,R")
+    finally:
+        sys.modules.pop("docs_greedy_mod", None)
+    assert s["wins_by_seat"] == [1.0, 0.0]  # the NINE is the one card it sees: it takes it and wins

@@ -141,3 +141,9 @@ def test_run_warns_before_a_long_batch(capsys, monkeypatch):
     assert rc == 0 and "warning:" in err and "may take about" in err and "--ai-budget" in err
     rc = main(["run", str(HIGH_CARD), "-n", "2", "--seed", "1", "-q"])  # no AI players: no warning
     assert rc == 0 and "warning" not in capsys.readouterr().err
+
+
+def test_play_with_a_time_limit(capsys):
+    rc = main(["play", str(HIGH_CARD), "--players", "M,R", "--move-time", "0.01", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "(M) chose" in out and "Game over after 2 decisions" in out

@@ -191,3 +191,17 @@ def test_standings_rate_multi_seat_games_by_best_seat():
     # a 3-seat game where R holds two seats: R is rated at its better rank
     rows_ = ratings.standings(["R", "M"], [[("R", 0, 1.0), ("M", 1, 0.0), ("R", 2, 0.0)]] * 5)
     assert [s.player for s in rows_] == ["R", "M"] and rows_[0].wins == 5.0 and rows_[0].games == 5
+
+
+def test_one_seat_games_are_refused(tmp_path, capsys):
+    rc, _, err = tournament(capsys, n_seat_game(tmp_path, 1), "--players", "R,F", "-n", "2")
+    assert rc == 2 and "one-player game" in err
+
+
+def test_time_limit_and_budget_are_recorded(tmp_path, capsys):
+    out = tmp_path / "t"
+    rc, _, err = tournament(capsys, str(HIGH_CARD), "--players", "R,M", "-n", "2", "--seed", "4",
+                            "--move-time", "0.005", "--out", str(out), "-q")
+    assert rc == 0, err
+    settings = json.loads((out / "tournament.json").read_text("utf-8"))
+    assert settings["move_time"] == 0.005 and settings["ai_budget"] is None and settings["players"] == ["R", "M"]

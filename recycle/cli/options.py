@@ -68,7 +68,8 @@ def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     p.add_argument("-n", "--games", dest="n", type=count, default=default_n,
                    help=f"number of games (default {default_n})")
     p.add_argument("--seed", type=seed_number, help=SEED_HELP)
-    p.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
+    p.add_argument("--players", help="one kind per seat, e.g. random,random or RR, or a Python class "
+                                     "module.path:ClassName, e.g. R,mybots:Greedy (default: all random)")
     add_param_option(p)
     p.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
     add_limit_options(p)

@@ -30,7 +30,8 @@ def register(sub) -> None:
                     "Player kinds: H human, R random, F flat Monte Carlo, M IS-MCTS, P PIMC. The game seed is "
                     "derive(S, 'game', 0) for --seed S, as in run 0 of `recycle run --seed S`.")
     add_game_argument(p)
-    p.add_argument("--players", help="one kind per seat, e.g. H,R,M or HMM (default: H then random players)")
+    p.add_argument("--players", help="one kind per seat, e.g. H,R,M or HMM, or a Python class module.path:ClassName "
+                                     "(default: H then random players)")
     p.add_argument("--seed", type=seed_number, help="seed S (default: drawn from the OS and printed)")
     add_param_option(p)
     p.add_argument("--ai-budget", type=positive, metavar="N",

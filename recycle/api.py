@@ -32,6 +32,7 @@ from .engine.state import WAITING, State
 from .errors import UsageError
 from .lang import SourceFile, library, load_source
 from .players import base as engine_players
+from .players import registry as _registry
 
 __all__ = ["Action", "Game", "GameState", "Option", "Player", "load", "shipped_games"]
 
@@ -192,3 +193,26 @@ class _EnginePlayer(engine_players.Player):
 
     def choose(self, prog: Program, st: State) -> int:
         return self.player.choose(GameState(self.game, st, read_only=True))
+
+
+class _NamedApiPlayer(engine_players.Player):
+    """A Python-API player named on the command line (`module:Class`), seated in the engine's games."""
+
+    def __init__(self, player: object, spec: str):
+        super().__init__()
+        self.player = player
+        self.code = spec
+        self._seat: _EnginePlayer | None = None
+
+    def start(self, prog: Program, seat: int, seed: int) -> None:
+        super().start(prog, seat, seed)
+        self._seat = _EnginePlayer(Game(prog, Path(prog.filename), ""), self.player)
+        self._seat.start(prog, seat, seed)
+
+    def choose(self, prog: Program, st: State) -> int:
+        if self._seat is None:
+            raise UsageError("choose() before start(): the engine starts every player first")
+        return self._seat.choose(prog, st)
+
+
+_registry.API_SEAT = _NamedApiPlayer

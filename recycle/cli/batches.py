@@ -14,6 +14,7 @@ from ..lang import library
 from ..run.batch import BatchSpec, new_seed, parse_lineup, run_batch
 from ..run.records import RunRecord
 from ..run.session import GameSession
+from ..run.timing import warn_if_long
 
 
 def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
@@ -25,7 +26,8 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     seed = args.seed if args.seed is not None else new_seed()
     decisions = args.max_decisions if args.max_decisions is not None else sess.prog.max_decisions
     steps = args.max_steps if args.max_steps is not None else sess.prog.max_steps
-    spec = BatchSpec(str(path), params, tuple(lineup), seed, decisions, steps, args.transcripts if args.out else "none")
+    spec = BatchSpec(str(path), params, tuple(lineup), seed, decisions, steps, args.transcripts if args.out else "none",
+                     ai_budget=getattr(args, "ai_budget", None), move_time=getattr(args, "move_time", None))
     return sess, spec
 
 
@@ -33,6 +35,7 @@ def play_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace,
                label: str | None = None) -> tuple[list[RunRecord], float]:
     """Run the batch with a progress bar (unless quiet or JSON); returns (records, elapsed seconds)."""
     show = not (args.quiet or args.json) and args.n > 0 and sys.stderr.isatty()
+    warn_if_long(sess, [spec.lineup] * args.n, spec.ai_budget, spec.move_time, args.jobs)
     t0 = time.perf_counter()
     if show:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

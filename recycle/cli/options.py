@@ -68,7 +68,8 @@ def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     p.add_argument("-n", "--games", dest="n", type=count, default=default_n,
                    help=f"number of games (default {default_n})")
     p.add_argument("--seed", type=seed_number, help=SEED_HELP)
-    p.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
+    p.add_argument("--players", help="one kind per seat, e.g. random,random or RR, or a Python class "
+                                     "module.path:ClassName, e.g. R,mybots:Greedy (default: all random)")
     add_param_option(p)
     p.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
     add_limit_options(p)
@@ -130,3 +131,28 @@ def declared_categories(text: str) -> list[str]:
                                              f"(known: {', '.join(known.values())})")
         out.append(known[p.lower()])
     return out
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time in seconds, more than 0."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds more than 0, got {text}")
+    return v
+
+
+BUDGET_HELP = ("budget of the searching players: playouts per option for F (default 10), iterations per "
+               "decision for M and P (default 200)")
+MOVE_TIME_HELP = ("time limit per decision of the searching players, in seconds (e.g. 0.1): a search stops "
+                  "there and plays its best move so far; with no --ai-budget the budget is unbounded. "
+                  "Timed games depend on the machine's speed: they are not reproducible from the seed")
+
+
+def add_ai_options(p: argparse.ArgumentParser, budget: bool = True) -> None:
+    """--ai-budget (unless the command has its own) and --move-time, for the commands that seat AI players."""
+    if budget:
+        p.add_argument("--ai-budget", type=positive, metavar="N", help=BUDGET_HELP)
+    p.add_argument("--move-time", type=seconds, metavar="SECONDS", help=MOVE_TIME_HELP)

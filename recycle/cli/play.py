@@ -17,7 +17,7 @@ from ..players.montecarlo import SearchPlayer
 from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
-from .options import add_game_argument, add_limit_options, add_param_option, positive, seed_number
+from .options import add_ai_options, add_game_argument, add_limit_options, add_param_option, positive, seed_number
 
 
 def register(sub) -> None:
@@ -30,11 +30,13 @@ def register(sub) -> None:
                     "Player kinds: H human, R random, F flat Monte Carlo, M IS-MCTS, P PIMC. The game seed is "
                     "derive(S, 'game', 0) for --seed S, as in run 0 of `recycle run --seed S`.")
     add_game_argument(p)
-    p.add_argument("--players", help="one kind per seat, e.g. H,R,M or HMM (default: H then random players)")
+    p.add_argument("--players", help="one kind per seat, e.g. H,R,M or HMM, or a Python class module.path:ClassName "
+                                     "(default: H then random players)")
     p.add_argument("--seed", type=seed_number, help="seed S (default: drawn from the OS and printed)")
     add_param_option(p)
     p.add_argument("--ai-budget", type=positive, metavar="N",
                    help="budget of the searching players: playouts per option (F), iterations per decision (M, P)")
+    add_ai_options(p, budget=False)
     add_limit_options(p, per_game=False)
     p.add_argument("--transcript", metavar="FILE", help="write the game's transcript (decisions level) here")
     p.set_defaults(func=cmd_play)
@@ -56,7 +58,7 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
         if c == "H":
             players.append(HumanPlayer(inp, out))
         else:
-            players.append(Narrated(registry.make(c, budget=args.ai_budget), viewer, out))
+            players.append(Narrated(registry.make(c, budget=args.ai_budget, move_time=args.move_time), viewer, out))
     out.write(f"{sess.name}: {n} players [{' '.join(lineup)}], seed {seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
               + (f"; you are {', '.join(f'p{s + 1}' for s in humans)}" if humans else "") + "\n")

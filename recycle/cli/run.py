@@ -13,7 +13,7 @@ from ..errors import UsageError
 from ..run.tables import write_core_files
 from ..version import __version__
 from .batches import make_out, note_replaced, open_batch, play_batch
-from .options import SEED_HELP, add_batch_options
+from .options import SEED_HELP, add_ai_options, add_batch_options
 
 
 def register(sub) -> None:
@@ -21,6 +21,7 @@ def register(sub) -> None:
     r = sub.add_parser("run", help="play N seeded games and summarise them",
                        description="Play N seeded games with the given players and print a summary. " + SEED_HELP + ".")
     add_batch_options(r, 100)
+    add_ai_options(r)
     r.set_defaults(func=cmd_run)
 
 

@@ -20,6 +20,7 @@ from .flow import categories_line, default_out, flow_names
 from .heuristics import HEURISTIC_GAMES, cmd_stats_heuristics
 from .options import (
     SEED_HELP,
+    add_ai_options,
     add_batch_options,
     declared_categories,
     formats,
@@ -71,6 +72,7 @@ def register(sub) -> None:
     s.add_argument("--ai-budget", type=positive, metavar="N",
                    help="budget of the searching players: playouts per option for F (default 10), iterations per "
                         "decision for M and P (default 200)")
+    add_ai_options(s, budget=False)
     for action in s._actions:
         if action.dest == "n":  # 100, or HEURISTIC_GAMES with --heuristics
             action.default = None

@@ -7,6 +7,9 @@ observe with `prog.view(st, seat)`; it must not change `st` (clone it to look
 ahead: clones carry no recorder).  Random and AI players draw only from their
 own stream, seeded per seat by the engine (flow-and-analytics §0), never from
 the game stream.
+
+A user's player class is named on the command line as `module.path:ClassName` (see
+`registry`); it may subclass `Player` or implement the Python API's protocol (`recycle.api.Player`).
 """
 from __future__ import annotations
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 
 from ..engine.state import WAITING
+from . import montecarlo as _mc
 from .montecarlo import (
     MAX_PLAYOUT_DECISIONS,
     OptionStats,
@@ -91,8 +92,9 @@ class ISMCTSPlayer(SearchPlayer):
     default_budget = DEFAULT_ITERATIONS
 
     def __init__(self, budget: int | None = None, record_estimates: bool = False,
-                 max_playout_decisions: int = MAX_PLAYOUT_DECISIONS, c: float = UCB_C):
-        super().__init__(budget, record_estimates, max_playout_decisions)
+                 max_playout_decisions: int = MAX_PLAYOUT_DECISIONS, c: float = UCB_C,
+                 move_time: float | None = None):
+        super().__init__(budget, record_estimates, max_playout_decisions, move_time)
         self.c = c
 
     def choose(self, prog, st) -> int:
@@ -109,7 +111,8 @@ class ISMCTSPlayer(SearchPlayer):
         children = [_Node(n) for _ in range(b)]  # root children, by real option index
         self.searched += 1
         iterations = max(self.budget, b) if self.record_estimates else self.budget
-        self._search(prog, st, seat, real, roots, children, iterations, sign)
+        deadline = self._deadline()
+        self._done(self._search(prog, st, seat, real, roots, children, iterations, sign, deadline))
         best = max(range(b), key=lambda i: (children[i].n, roots[i].mean_reward(), -i))
         if self.record_estimates:
             self.estimates.append(estimate_record(st, seat, best, roots, n, player=self.code,
@@ -118,11 +121,17 @@ class ISMCTSPlayer(SearchPlayer):
 
     # ------------------------------------------------------------ one search
 
-    def _search(self, prog, st, seat, real, roots, children, iterations, sign) -> None:
+    def _search(self, prog, st, seat, real, roots, children, iterations, sign, deadline=None) -> int:
+        """Run the iterations (until `deadline` when one is given, at least one); how many ran."""
         rng, c, limit = self.rng, self.c, self.max_playout_decisions
         n = prog.n_players
         apply = prog.apply
+        clock = _mc.clock
+        done = 0
         for _ in range(iterations):
+            if deadline is not None and done and clock() >= deadline:
+                break
+            done += 1
             w = sample_world(prog, st, seat, rng)
             if w.status != WAITING or w.chooser != seat:
                 continue
@@ -176,6 +185,7 @@ class ISMCTSPlayer(SearchPlayer):
                 node = ch
                 path.append(node)
             roots[i].add(self._finish(prog, w, path, rng, limit), seat, sign)
+        return done
 
     def _finish(self, prog, w, path, rng, limit):
         """End one iteration: play the world out, then back the rewards up the visited nodes."""
@@ -219,17 +229,22 @@ class PIMCPlayer(ISMCTSPlayer):
 
     def __init__(self, budget: int | None = None, record_estimates: bool = False,
                  max_playout_decisions: int = MAX_PLAYOUT_DECISIONS, c: float = UCB_C,
-                 worlds: int | None = None):
-        super().__init__(budget, record_estimates, max_playout_decisions, c)
+                 worlds: int | None = None, move_time: float | None = None):
+        super().__init__(budget, record_estimates, max_playout_decisions, c, move_time)
         self.worlds = worlds
 
-    def _search(self, prog, st, seat, real, roots, children, iterations, sign) -> None:
+    def _search(self, prog, st, seat, real, roots, children, iterations, sign, deadline=None) -> int:
+        """As IS-MCTS's; with a deadline, world wi of m stops at start + (wi + 1) / m of the time."""
         rng, c, limit = self.rng, self.c, self.max_playout_decisions
         n = prog.n_players
         apply = prog.apply
+        clock = _mc.clock
         m = self.worlds or max(1, min(8, iterations // 25))
         b = len(real)
+        done = 0
+        start = clock()
         for wi in range(m):
+            stop = None if deadline is None else start + (deadline - start) * (wi + 1) / m
             base = sample_world(prog, st, seat, rng)
             if base.status != WAITING or base.chooser != seat:
                 continue
@@ -242,6 +257,9 @@ class PIMCPlayer(ISMCTSPlayer):
             share = iterations // m + (1 if wi < iterations % m else 0)
             top = [_Node(n) for _ in range(b)]  # this world's root children
             for visits in range(share):  # visits: the iterations of this world so far
+                if stop is not None and visits and clock() >= stop:
+                    break
+                done += 1
                 w = base.clone()
                 fresh = [i for i in avail if top[i].n == 0]
                 if fresh:
@@ -278,3 +296,4 @@ class PIMCPlayer(ISMCTSPlayer):
                 ch.avail += t.n
                 for k in range(n):
                     ch.w[k] += t.w[k]
+        return done

@@ -29,10 +29,21 @@ case the one option gets k playouts.
 
 Budget: `playouts` per option (default 10; `--ai-budget` sets it).  Reproducible: all
 randomness comes from the seat's own stream (`Player.start`).
+
+Time limit (`move_time`, seconds; `--move-time`): every searching player also stops a search
+when the clock passes `move_time` after the decision began, and returns the best option found
+so far (at least one round or iteration is always done, so a tiny limit still gives a searched
+move).  With a time limit and no budget the budget is unbounded: the search runs until the
+time is up.  A timed search depends on the machine's speed, so timed games are not
+reproducible from their seed (the budget alone keeps them so).  After each decision
+`last_iterations` (rounds for F, iterations for M and P) and `last_elapsed` (seconds) say how
+much searching was done; `clock` is the module's clock (`time.perf_counter`; tests replace it).
 """
 from __future__ import annotations
 
 import random
+import sys
+import time
 from collections.abc import Sequence
 
 from ..engine.algorithms import competition_ranks
@@ -40,8 +51,17 @@ from ..engine.state import DONE, FGT, LIMIT, MV, OVR, REM, SET, SHF, SWC, VDEL, 
 from .base import Player
 
 DEFAULT_PLAYOUTS = 10
+UNBOUNDED = sys.maxsize  # the budget of a player with a time limit and no budget
 # A playout stops after this many further decisions (the game's own limits still apply).
 MAX_PLAYOUT_DECISIONS = 1000
+
+
+# ---------------------------------------------------------------- the clock of timed searches
+
+
+def clock() -> float:
+    """Seconds, for time limits (a function of this module so that tests can replace it)."""
+    return time.perf_counter()
 
 
 # ---------------------------------------------------------------- worlds and option keys
@@ -219,11 +239,18 @@ class SearchPlayer(Player):
     atomic_sampling = False  # searching players enumerate atomic blocks (E4)
 
     def __init__(self, budget: int | None = None, record_estimates: bool = False,
-                 max_playout_decisions: int = MAX_PLAYOUT_DECISIONS):
+                 max_playout_decisions: int = MAX_PLAYOUT_DECISIONS, move_time: float | None = None):
         super().__init__()
-        self.budget = budget if budget is not None else self.default_budget
+        if move_time is not None and not move_time > 0:
+            raise ValueError("the time limit per move must be more than 0 seconds")
+        self.move_time = move_time
+        if budget is None:
+            budget = UNBOUNDED if move_time is not None else self.default_budget
+        self.budget = budget
         if self.budget < 1:
             raise ValueError("the AI budget must be at least 1")
+        self.last_iterations = 0  # rounds (F) or iterations (M, P) of the last search
+        self.last_elapsed = 0.0  # seconds the last search took
         self.record_estimates = record_estimates
         self.max_playout_decisions = max_playout_decisions
         self.estimates: list = []
@@ -237,6 +264,15 @@ class SearchPlayer(Player):
     def start(self, prog, seat: int, seed: int) -> None:
         super().start(prog, seat, seed)
         self.estimates = []
+
+    def _deadline(self) -> float | None:
+        """When the search begun now must stop (None: no time limit); also starts `last_elapsed`."""
+        self._t0 = clock()
+        return None if self.move_time is None else self._t0 + self.move_time
+
+    def _done(self, iterations: int) -> None:
+        self.last_iterations = iterations
+        self.last_elapsed = clock() - self._t0
 
     def _count(self, s, out) -> None:
         self.simulations += 1
@@ -275,7 +311,12 @@ class FlatMonteCarloPlayer(SearchPlayer):
         stats = [OptionStats(n) for _ in real]
         rng, limit = self.rng, self.max_playout_decisions
         self.searched += 1
+        deadline = self._deadline()
+        done = 0
         for _ in range(k):
+            if deadline is not None and done and clock() >= deadline:
+                break
+            done += 1
             w = sample_world(prog, st, seat, rng)
             if w.status != WAITING or w.chooser != seat:
                 continue  # the sampled world cannot take this decision (e.g. no option there)
@@ -289,4 +330,5 @@ class FlatMonteCarloPlayer(SearchPlayer):
                 out = outcome(prog, s)
                 self._count(s, out)
                 stats[i].add(out, seat, sign)
+        self._done(done)
         return stats

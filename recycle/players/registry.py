@@ -7,9 +7,22 @@
 | M | mcts | single-observer IS-MCTS | iterations per decision (default 200) |
 | P | pimc | PIMC: UCT in sampled worlds, votes combined | iterations per decision (default 200) |
 | H | human | a person at the terminal | — |
+
+A lineup entry may also name a Python class, `package.module:ClassName` (`python_spec`): the
+module is imported (from `sys.path`, so PYTHONPATH or the current folder), the class is
+instantiated with no arguments once per game, and it must implement one of the two player
+protocols: the engine's (`recycle.players.base.Player`: `start(prog, seat, seed)` and
+`choose(prog, st) -> int`; subclass it) or the Python API's (`recycle.api.Player`:
+`start(game, seat, seed)` and `choose(state) -> int`, where `state.options()` gives readable
+options).  Searching kinds also take a per-decision time limit (`--move-time`, seconds).
 """
 from __future__ import annotations
 
+import importlib
+import inspect
+from collections.abc import Callable
+
+from ..errors import UsageError
 from .base import Player
 from .human import HumanPlayer
 from .mcts import ISMCTSPlayer, PIMCPlayer
@@ -30,24 +43,108 @@ SEARCHING = frozenset(SEARCHERS)
 
 
 def code_of(word: str) -> str | None:
-    """The lineup code for a player name or code (`random`, `R`), or None."""
+    """The lineup code for a player name or code (`random`, `R`), or None.
+
+    A `module:Class` spec is its own code, once the class is found to implement a player
+    protocol (a UsageError says what is wrong otherwise)."""
     w = word.strip()
     if w in KINDS:
+        return w
+    if is_python_spec(w):
+        python_class(w)
         return w
     return NAMES.get(w.lower())
 
 
-def make(code: str, budget: int | None = None, record_estimates: bool = False) -> Player:
-    """A fresh player object of that kind; `budget` and `record_estimates` apply to searching kinds only."""
+def is_python_spec(word: str) -> bool:
+    """Does a lineup entry name a Python class (`module:Class`)?"""
+    return ":" in word
+
+
+def python_class(spec: str) -> type:
+    """The class named by `module.path:ClassName`, checked to implement a player protocol (UsageError if not)."""
+    module_name, _, attr = spec.strip().partition(":")
+    if not module_name or not attr or not all(p.isidentifier() for p in module_name.split(".")) \
+            or not all(p.isidentifier() for p in attr.split(".")):
+        raise UsageError(f"player {spec!r}: expected module.path:ClassName, e.g. mypkg.players:Greedy")
+    try:
+        obj = importlib.import_module(module_name)
+    except ImportError as e:
+        raise UsageError(f"player {spec!r}: cannot import module {module_name!r} ({e}); is its folder on "
+                         "PYTHONPATH?") from None
+    except Exception as e:  # the user's module failed while loading: say so, without our trace
+        raise UsageError(f"player {spec!r}: importing {module_name!r} failed: {type(e).__name__}: {e}") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise UsageError(f"player {spec!r}: module {module_name!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if not inspect.isclass(obj):
+        raise UsageError(f"player {spec!r}: {attr!r} is not a class")
+    if not (callable(getattr(obj, "start", None)) and callable(getattr(obj, "choose", None))):
+        raise UsageError(f"player {spec!r}: class {attr} does not implement the player protocol: it needs "
+                         "start(...) and choose(...) (see recycle.players.base.Player or recycle.api.Player)")
+    try:
+        inspect.signature(obj).bind()
+    except (TypeError, ValueError):
+        raise UsageError(f"player {spec!r}: class {attr} must be constructible with no arguments") from None
+    return obj
+
+
+def make_python(spec: str) -> Player:
+    """A fresh player of a user's class: as it is for an engine player, wrapped for an API player."""
+    cls = python_class(spec)
+    pl = cls()
+    if isinstance(pl, Player):
+        if getattr(pl, "code", "?") == "?":
+            pl.code = spec
+        return pl
+    if len(inspect.signature(pl.choose).parameters) == 2:  # (prog, st): the engine's protocol
+        return _Duck(pl, spec)
+    if API_SEAT is None:  # recycle.api sets it when imported, and importing recycle imports it
+        raise UsageError(f"player {spec!r}: a Python API player needs recycle.api (import recycle)")
+    return API_SEAT(pl, spec)
+
+
+# Seats a Python-API player in the engine: set by recycle.api (a later stage) when it is imported.
+API_SEAT: Callable[[object, str], Player] | None = None
+
+
+class _Duck(Player):
+    """An engine-protocol player that does not subclass Player."""
+
+    def __init__(self, inner, spec: str):
+        super().__init__()
+        self.inner = inner
+        self.code = spec
+
+    def start(self, prog, seat: int, seed: int) -> None:
+        super().start(prog, seat, seed)
+        self.inner.start(prog, seat, seed)
+
+    def choose(self, prog, st) -> int:
+        return self.inner.choose(prog, st)
+
+
+def make(code: str, budget: int | None = None, record_estimates: bool = False,
+         move_time: float | None = None) -> Player:
+    """A fresh player object of that kind; `budget`, `record_estimates` and `move_time` apply to searching
+    kinds only; a `module:Class` code makes the user's class."""
     if code in SEARCHING:
-        return make_searcher(code, budget, record_estimates)
-    return KINDS[code]()
+        return make_searcher(code, budget, record_estimates, move_time)
+    if code in KINDS:
+        return KINDS[code]()
+    if is_python_spec(code):
+        return make_python(code)
+    raise UsageError(f"unknown player kind {code!r}: known kinds are {describe()}")
 
 
-def make_searcher(code: str, budget: int | None = None, record_estimates: bool = False) -> SearchPlayer:
+def make_searcher(code: str, budget: int | None = None, record_estimates: bool = False,
+                  move_time: float | None = None) -> SearchPlayer:
     """A fresh searching player (code in SEARCHING)."""
-    return SEARCHERS[code](budget=budget, record_estimates=record_estimates)
+    return SEARCHERS[code](budget=budget, record_estimates=record_estimates, move_time=move_time)
 
 
 def describe() -> str:
-    return ", ".join(f"{name} ({code})" for name, code in NAMES.items())
+    return (", ".join(f"{name} ({code})" for name, code in NAMES.items())
+            + ", or a Python class as module.path:ClassName")
+

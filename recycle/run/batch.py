@@ -22,7 +22,7 @@ from ..engine.algorithms import derive
 from ..errors import UsageError
 from ..lang import SourceFile
 from ..players import registry
-from ..players.montecarlo import SearchPlayer
+from ..players.montecarlo import UNBOUNDED, SearchPlayer
 from .records import RunRecord
 from .session import GameSession
 from .transcript import dumps
@@ -32,7 +32,8 @@ def parse_lineup(text: str | None, n_players: int) -> list[str]:
     """`random,random` or `RR` (one code per seat) -> codes; default all random."""
     if not text:
         return ["R"] * n_players
-    parts = [p.strip() for p in text.split(",")] if ("," in text or text.lower() in registry.NAMES) else list(text)
+    split = "," in text or ":" in text or text.lower() in registry.NAMES  # `module:Class` is one entry
+    parts = [p.strip() for p in text.split(",")] if split else list(text)
     codes = []
     for p in parts:
         code = registry.code_of(p)
@@ -60,6 +61,7 @@ class BatchSpec:
     ai_budget: int | None = None  # budget of the searching players (None: their defaults)
     estimates: bool = False  # record the §3.5 estimates of searching players
     rotate: bool = False  # run i gives seat s the kind lineup[(s - i) mod n] (§3.1)
+    move_time: float | None = None  # time limit per decision of the searching players (seconds)
 
 
 def run_lineup(spec: BatchSpec, run: int) -> list[str]:
@@ -80,7 +82,8 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
         return sess.play(game_seed, lineup, run=run, batch_seed=spec.seed,
                          max_decisions=spec.max_decisions, max_idle_steps=spec.max_idle_steps,
                          level=spec.transcript_level)
-    players = [registry.make(c, budget=spec.ai_budget, record_estimates=spec.estimates) for c in lineup]
+    players = [registry.make(c, budget=spec.ai_budget, record_estimates=spec.estimates, move_time=spec.move_time)
+               for c in lineup]
     rec = sess.play(game_seed, lineup, run=run, batch_seed=spec.seed, max_decisions=spec.max_decisions,
                     max_idle_steps=spec.max_idle_steps, level=spec.transcript_level, players=players)
     if spec.estimates:
@@ -89,8 +92,10 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     if searching and rec.transcript:
         # the AI settings affect play: the header's params record them (§5.2)
         head = json.loads(rec.transcript[0])
-        head["params"]["ai_budget"] = {c: pl.budget for c, pl in zip(lineup, players, strict=True)
-                                       if isinstance(pl, SearchPlayer)}
+        head["params"]["ai_budget"] = {c: pl.budget if pl.budget != UNBOUNDED else None  # None: the time decides
+                                       for c, pl in zip(lineup, players, strict=True) if isinstance(pl, SearchPlayer)}
+        if spec.move_time is not None:
+            head["params"]["move_time"] = spec.move_time
         rec.transcript[0] = dumps(head)
     return rec
 

@@ -1,0 +1,175 @@
+"""Python players named on the command line as `module.path:ClassName` (`--players R,mod:Cls`).
+
+A temporary module on sys.path holds the players: one written against the Python API's
+protocol (start(game, seat, seed), choose(state) with readable options), one subclassing the
+engine's Player, and classes that are not players.  Errors are usage errors (exit 2), one
+line, no traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import recycle
+from recycle.cli import main
+from recycle.players import registry
+from support import REPO
+
+DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
+HIGH_CARD = str(REPO / "tests" / "fixtures" / "games" / "high_card.gdl")  # taking the face-up NINE wins
+
+MODULE = textwrap.dedent('''
+    from recycle.players.base import Player
+
+    SEEN = []
+
+    class HighestCard:
+        """API protocol: plays the card with the highest value, read from the option's readable actions."""
+        code = "HI"
+
+        def start(self, game, seat, seed):
+            self.seat = seat
+
+        def choose(self, state):
+            options = state.options()
+            for o in options:
+                a = o.actions[0]
+                assert a.kind == "move" and a.source and a.destination
+                SEEN.append(o.text)
+            order = ["A", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"]
+
+            def value(o):  # a card it cannot see (card None) is worth least
+                card = o.actions[0].card
+                return order.index(card.split("-")[0]) if card else -1
+
+            return max(options, key=value).index
+
+    class LastOption(Player):
+        """Engine protocol: a Player subclass."""
+
+        def choose(self, prog, st):
+            return len(prog.options(st)) - 1
+
+    class NotAPlayer:
+        def choose(self, state):
+            return 0
+
+    class NeedsArgs:
+        def __init__(self, depth):
+            self.depth = depth
+
+        def start(self, game, seat, seed):
+            pass
+
+        def choose(self, state):
+            return 0
+
+    not_a_class = 3
+''')
+
+
+@pytest.fixture
+def players_module(tmp_path, monkeypatch):
+    (tmp_path / "my_players_mod.py").write_text(MODULE, "utf-8")
+    (tmp_path / "broken_players_mod.py").write_text("raise RuntimeError('oops at import')\n", "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    for name in ("my_players_mod", "broken_players_mod"):
+        sys.modules.pop(name, None)
+
+
+def run_json(capsys, *argv) -> dict:
+    rc = main(["run", *argv, "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_api_player_from_the_command_line_reads_readable_options(players_module, capsys):
+    s = run_json(capsys, DEAL_N, "-n", "5", "--seed", "4", "--players", "R,my_players_mod:HighestCard")
+    assert s["completed"] == 5
+    import my_players_mod
+
+    assert my_players_mod.SEEN and all(t.startswith("move ") and "->" in t for t in my_players_mod.SEEN)
+    # first to choose at High Card, it reads the NINE in its options and takes it: it wins every game
+    s = run_json(capsys, HIGH_CARD, "-n", "10", "--seed", "4", "--players", "my_players_mod:HighestCard,R")
+    assert s["wins_by_seat"] == [1.0, 0.0]
+
+
+def test_engine_player_subclass_and_one_entry_lineup(players_module, capsys):
+    s = run_json(capsys, DEAL_N, "-n", "3", "--seed", "1", "--players", "my_players_mod:LastOption")
+    assert s["completed"] == 3
+    assert registry.make("my_players_mod:LastOption").code == "my_players_mod:LastOption"
+
+
+def test_python_players_in_worker_processes(players_module, capsys):
+    one = run_json(capsys, DEAL_N, "-n", "6", "--seed", "2", "--players", "my_players_mod:HighestCard,R")
+    two = run_json(capsys, DEAL_N, "-n", "6", "--seed", "2", "--players", "my_players_mod:HighestCard,R",
+                   "--jobs", "2")
+    assert one["wins_by_seat"] == two["wins_by_seat"] and one["mean_scores"] == two["mean_scores"]
+
+
+def test_tournament_with_a_python_player(players_module, capsys):
+    pytest.importorskip("openskill")
+    rc = main(["tournament", HIGH_CARD, "--players", "R,my_players_mod:HighestCard", "-n", "10", "--seed", "3",
+               "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    assert json.loads(out)["standings"][0]["player"] == "my_players_mod:HighestCard"
+
+
+def test_pythonpath_on_the_command_line(tmp_path):
+    (tmp_path / "pp_players_mod.py").write_text(MODULE, "utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(tmp_path)]))
+    p = subprocess.run([sys.executable, "-m", "recycle", "run", DEAL_N, "-n", "2", "--seed", "1", "--json", "-q",
+                        "--players", "R,pp_players_mod:HighestCard"], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["completed"] == 2
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("my_players_mod:", "expected module.path:ClassName"),
+    (":Cls", "expected module.path:ClassName"),
+    ("my-players:Cls", "expected module.path:ClassName"),
+    ("no_such_players_mod:Cls", "cannot import module 'no_such_players_mod'"),
+    ("broken_players_mod:Cls", "RuntimeError: oops at import"),
+    ("my_players_mod:Missing", "has no 'Missing'"),
+    ("my_players_mod:not_a_class", "is not a class"),
+    ("my_players_mod:NotAPlayer", "does not implement the player protocol"),
+    ("my_players_mod:NeedsArgs", "constructible with no arguments"),
+])
+def test_bad_specs_are_clear_usage_errors(players_module, capsys, spec, message):
+    rc = main(["run", DEAL_N, "-n", "1", "--players", f"R,{spec}"])
+    out, err = capsys.readouterr()
+    assert rc == 2, (out, err)
+    assert message in err and "Traceback" not in err and "internal error" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_options_are_readable_objects_in_the_api():
+    game = recycle.load(DEAL_N)
+    state = game.start(seed=3)
+    opts = state.options()
+    assert len(opts) == 3 and [o.index for o in opts] == [0, 1, 2]
+    a = opts[0].actions[0]
+    assert isinstance(a, recycle.Action) and a.kind == "move"
+    assert a.card and a.source == "p1 iloc HAND" and a.destination == "p1 vloc PLAYED"
+    assert opts[0].text == a.text == f"move {a.card} p1 iloc HAND -> p1 vloc PLAYED"
+
+
+def test_the_docs_example_player_runs(tmp_path, monkeypatch, capsys):
+    doc = (REPO / "docs" / "tournaments.md").read_text("utf-8")
+    block = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "docs_greedy_mod.py").write_text(block, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        s = run_json(capsys, HIGH_CARD, "-n", "6", "--seed", "1", "--players", "docs_greedy_mod:Greedy,R")
+    finally:
+        sys.modules.pop("docs_greedy_mod", None)
+    assert s["wins_by_seat"] == [1.0, 0.0]  # the NINE is the one card it sees: it takes it and wins

@@ -16,7 +16,8 @@ def wilson(x: float, n: int) -> tuple[float | None, float | None]:
     centre = p + z2 / (2 * n)
     half = Z95 * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
     den = 1 + z2 / n
-    return max(0.0, (centre - half) / den), min(1.0, (centre + half) / den)
+    # the interval always holds p; at p = 0 or 1 rounding could put a bound a hair past it
+    return min(p, max(0.0, (centre - half) / den)), max(p, min(1.0, (centre + half) / den))
 
 
 def quantile(sorted_xs: Sequence[float], q: float) -> float:

@@ -45,6 +45,15 @@ def rec(run, bs, reason="normal", scores=None, lineup=("R", "R"), direction="max
 # ---------------------------------------------------------------- §3.8 statistics
 
 
+def test_wilson_interval_holds_the_rate_at_zero_and_one():
+    """At 0 or n successes rounding once put the upper bound below 1 (4 of 4), and the plot's error bar
+    became negative, which matplotlib refuses."""
+    for n in range(1, 400):
+        for x in (0, n):
+            lo, hi = wilson(x, n)
+            assert lo <= x / n <= hi
+
+
 def test_wilson_known_values():
     assert wilson(5, 10) == pytest.approx((0.236593, 0.763407), abs=1e-6)
     assert wilson(0, 10) == pytest.approx((0.0, 0.277533), abs=1e-6)

@@ -26,6 +26,7 @@ from .runs import (
     boot_seed,
     interval,
     length_runs,
+    limit_lines,
     mean_ci,
     outcome_runs,
     ranks_of,
@@ -102,8 +103,9 @@ def _score_block(values_by_run: Sequence[Sequence[float]], seed, name: str, b: i
     flat = [v for vs in values_by_run for v in vs]
     d = describe(flat)
     mean_ci = None
-    if flat:
-        sums = np.array([sum(vs) for vs in values_by_run], dtype=float)
+    totals = [sum(vs) for vs in values_by_run]
+    if flat and all(abs(t) < 1e300 for t in totals):  # past a float's range: no bootstrap interval
+        sums = np.array(totals, dtype=float)
         cnts = np.array([len(vs) for vs in values_by_run], dtype=float)
 
         def stat(idx):
@@ -323,7 +325,7 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
     """The short text summary of §3.6: length, branching, win rates, ties, limits/errors, categories."""
     runs, le, br = stats["runs"], stats["length"], stats["branching"]
     out = [f"{stats['game']}: {runs['requested']} runs ({runs['normal']} normal, "
-           f"{runs['decision_limit'] + runs['step_limit']} at a limit, {runs['error']} errors; "
+           f"{sum(runs.get(k, 0) for k in LIMIT_REASONS)} at a limit, {runs['error']} errors; "
            f"{runs['used']} used for outcomes)"]
     if le["mean"] is not None:
         out.append(f"Length      {_ci_text(le['mean'], '{:.1f}')} decisions; median {le['median']:g}, "
@@ -362,7 +364,7 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
     """The `recycle run --json` object (and the numbers of the table)."""
     n = len(records)
     done = [r for r in records if r.end_reason == "normal"]
-    limited = [r for r in records if r.end_reason in ("decision_limit", "step_limit")]
+    limited = [r for r in records if r.end_reason in LIMIT_REASONS]
     errors = [r for r in records if r.end_reason == "error"]
     used = [r for r in records if r.end_reason != "error"]
     lengths = sorted(r.decisions for r in used)
@@ -387,6 +389,7 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
         "wins_ci95": wins_ci,
         "mean_scores": [mean([r.known_scores[s] for r in scored]) for s in range(seats)],
         "first_errors": _first_distinct_errors(errors),
+        "limits_hit": limit_lines(limited),
         "elapsed_s": elapsed,
         "games_per_s": n / elapsed if elapsed > 0 else None,
         "decisions_per_s": total_dec / elapsed if elapsed > 0 else None,

@@ -14,6 +14,7 @@ from typing import NoReturn
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
 from . import check, flow, games, play, replay, run, stats
+from .memory import ceiling_message, set_memory_ceiling
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        if getattr(args, "max_memory", None):
+            set_memory_ceiling(args.max_memory)
         return args.func(args)
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -55,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:
+        print(f"error: {ceiling_message()}", file=sys.stderr)
+        return EXIT_FAIL
     except (InternalError, Exception) as e:  # a bug in recycle, never the user's fault
         print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
         traceback.print_exception(e, file=sys.stderr)

@@ -85,8 +85,12 @@ def gen_bind(cx: Compiler, binds, span, stages) -> None:
     cx.p.code[pc] = op
 
 
+class _OptionLimit(Exception):
+    """A decision has more options than Program.max_options: the game stops at the option limit."""
+
+
 def option_builder(cx: Compiler, sims):
-    """The function building the option list of a decision from its top-level clause walks (§6.7)."""
+    """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options."""
     has_atomic = cx.has_atomic
     p = cx.p
 
@@ -104,8 +108,12 @@ def option_builder(cx: Compiler, sims):
             st.sampler = (WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                           if smp is not None and smp[st.chooser] else None)
 
+        most = p.max_options
+
         def finish(st, env):
             if log:
+                if len(opts) >= most:
+                    raise _OptionLimit
                 append(Option(tuple(log)))
 
         try:
@@ -117,6 +125,9 @@ def option_builder(cx: Compiler, sims):
                 opts.clear()
                 st.sampler = WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                 _walk_clauses(sims, st, env, finish, 0)
+        except _OptionLimit:
+            undo_to(st, 0)
+            return None
         finally:
             st.log = None
             st.rec = rec
@@ -161,6 +172,9 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
             opts = build(st)
         except GameRuntimeError as e:
             raise e.with_context(ctx) from None
+        if opts is None:
+            limit(st, "options", span)
+            return
         if not opts:
             if optional:
                 s = st.steps + 1
@@ -214,6 +228,9 @@ def gen_atomic_item(cx: Compiler, it: A.Atomic, sc, stages) -> None:
             opts = build(st)
         except GameRuntimeError as e:
             raise e.with_context(ctx) from None
+        if opts is None:
+            limit(st, "options", span)
+            return
         if not opts:
             st.pc = nxt
             return

@@ -14,7 +14,7 @@ from ..errors import GameRuntimeError
 from ..lang import ast as A
 from . import references as refs
 from .clauses import c_do
-from .context import Compiler, Form, _branches, _straight
+from .context import Compiler, Form, _branches, _straight, repeat_count
 
 
 class _Reject(Exception):
@@ -177,7 +177,7 @@ def s_let(cx: Compiler, n: A.Let, sc):
 
 
 def s_repeat(cx: Compiler, n: A.Repeat, sc):
-    cf = cx.expr(n.count, sc)
+    cf = repeat_count(cx, n, sc)
     body = cx.sim(n.body, sc)
 
     def repeat(st, env, k):

@@ -14,7 +14,7 @@ from ..lang import ast as A
 from ..lang.consts import walk
 from .atomic import sim_atomic
 from .context import Compiler, ItemForm
-from .options import _EnumerationBudget, _walk_clauses
+from .options import _EnumerationBudget, _OptionLimit, _walk_clauses
 from .walks import WalkStream
 
 _err = GameRuntimeError
@@ -85,10 +85,6 @@ def gen_bind(cx: Compiler, binds, span, stages) -> None:
     cx.p.code[pc] = op
 
 
-class _OptionLimit(Exception):
-    """A decision has more options than Program.max_options: the game stops at the option limit."""
-
-
 def option_builder(cx: Compiler, sims):
     """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options."""
     has_atomic = cx.has_atomic
@@ -102,6 +98,7 @@ def option_builder(cx: Compiler, sims):
         st.rec = None
         opts: list[Option] = []
         append = opts.append
+        p.branches = 0
         if has_atomic:
             p.atomic_paths = 0
             smp = st.sampling

@@ -71,6 +71,7 @@ class Program(Registry):
         self.max_decisions = DEFAULT_MAX_DECISIONS
         self.max_steps = DEFAULT_MAX_STEPS
         self.max_options = DEFAULT_MAX_OPTIONS  # per decision; the game's (limits (options N)) or Program users
+        self.branches = 0  # `any` elements walked by the decision being built (compiler.options.BRANCHES_PER_OPTION)
         self.keys_fn: Callable[[State], list[tuple]] | None = None  # tie-break keys per player (E5)
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS

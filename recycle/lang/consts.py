@@ -56,7 +56,10 @@ def const_value(node, env: dict):
         v = const_value(node.arg, env)
         if v < 0:
             raise ConstError(f"({node.fn} {v}): negative argument", node)
-        return values.tri(v) if node.fn == "tri" else values.fib(v)
+        try:
+            return values.tri(v) if node.fn == "tri" else values.fib(v)
+        except ValueError as e:  # values.IntegerLimit
+            raise ConstError(f"arithmetic error: {e}", node) from None
     if isinstance(node, A.Compare):
         a, b = const_value(node.left, env), const_value(node.right, env)
         return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[node.op]

@@ -210,15 +210,16 @@ def test_nested_any_stops_at_the_option_limit(tmp_path):
 
 def test_nested_any_without_options_stops_too(tmp_path):
     loops = "(any (range 1..100000) 'A (any (range 1..100000) 'B (if (== 'A 0) (turn pass))))"
-    summary = run_json(game(tmp_path, items=f"(choice ({loops} (turn pass)))"))
+    summary = run_json(game(tmp_path, items=f"(choice ({loops} (turn pass)))", limits="(limits (options 1000))"))
     assert summary["limit_reached"] == 2
+    assert "option limit" in summary["limits_hit"][0]
 
 
 def test_subsets_of_many_cards_stop_at_the_option_limit(tmp_path):
     ranks = ", ".join("R" + c for c in "ABCDEFGHIJKLMNOPQRST")  # 20 cards: 2^20 subsets
     items = "(choice ((any (subsets (game iloc STOCK)) 'S (set (game sto X) (size 'S)))))"
     summary = run_json(game(tmp_path, decks=f"(create deck (game iloc STOCK) (deck (RANK ({ranks}))))",
-                            items=items))
+                            items=items, limits="(limits (options 1000))"))
     assert summary["limit_reached"] == 2
 
 

@@ -104,7 +104,9 @@ def _score_block(values_by_run: Sequence[Sequence[float]], seed, name: str, b: i
     d = describe(flat)
     mean_ci = None
     totals = [sum(vs) for vs in values_by_run]
-    if flat and all(abs(t) < 1e300 for t in totals):  # past a float's range: no bootstrap interval
+    if flat and not all(abs(t) < 1e300 for t in totals):  # past a float's range: no bootstrap interval
+        mean_ci = interval(d["mean"], None, None, len(flat))
+    elif flat:
         sums = np.array(totals, dtype=float)
         cnts = np.array([len(vs) for vs in values_by_run], dtype=float)
 
@@ -308,16 +310,25 @@ def write_seats_csv(path: Path, game: str, players: int, lineup: str | Sequence[
     return path
 
 
+def _number(fmt: str, v) -> str:
+    """fmt.format(v), or for an integer past a float's range its leading digits and exponent."""
+    try:
+        return fmt.format(v)
+    except OverflowError:
+        digits = str(abs(int(v)))
+        return f"{'-' if v < 0 else ''}{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
+
+
 def num_text(v, fmt="{:.3f}"):
-    return "  n/a" if v is None else fmt.format(v)
+    return "  n/a" if v is None else _number(fmt, v)
 
 
 def _ci_text(obj, fmt="{:.3f}") -> str:
     if obj is None:
         return "n/a"
-    s = fmt.format(obj["value"])
+    s = _number(fmt, obj["value"])
     if obj.get("lo") is not None:
-        s += f" [{fmt.format(obj['lo'])}, {fmt.format(obj['hi'])}]"
+        s += f" [{_number(fmt, obj['lo'])}, {_number(fmt, obj['hi'])}]"
     return s
 
 

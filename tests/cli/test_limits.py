@@ -266,3 +266,20 @@ def test_memory_ceiling_reports_a_game_that_needs_more(tmp_path):
     cp = recycle("run", str(path), "-n", "1", "--seed", "1", "--json", "-q", "--max-memory", "1")
     # 1 MB is below what Python itself needs: the command stops at once with the ceiling's message
     refused(cp, "memory ceiling of 1 MB", "--max-memory")
+
+
+@pytest.mark.parametrize("command", ["check", "run"])
+def test_definitions_nesting_or_doubling_past_the_limits(tmp_path, command):
+    def name(i: int) -> str:
+        s, i = "", i + 1
+        while i:
+            i, r = divmod(i - 1, 26)
+            s = chr(65 + r) + s
+        return "D" + s
+
+    chain = " ".join(f"(define {name(i)} (+ 1 ({name(i + 1)})))" for i in range(3000)) + f" (define {name(3000)} 0)"
+    path = game(tmp_path, "chain.gdl", limits=chain, score=f"({name(0)})")
+    refused(recycle(command, str(path)), "error[limit]", "once expanded")
+    doubling = " ".join(f"(define {name(i)} (+ ({name(i + 1)}) ({name(i + 1)})))" for i in range(60))
+    path = game(tmp_path, "doubling.gdl", limits=f"{doubling} (define {name(60)} 1)", score=f"({name(0)})")
+    refused(recycle(command, str(path)), "error[limit]", "MAX_EXPANDED_FORMS")

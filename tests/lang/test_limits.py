@@ -166,3 +166,44 @@ def test_file_size_is_capped(tmp_path):
     with pytest.raises(LoadError, match="larger than 1,000,000 bytes"):
         load_game(big)
     assert len(read_bytes(big, limit=4 * MAX_FILE_BYTES)) == big.stat().st_size
+
+
+# ------------------------------------------------------------------ definitions
+
+
+def _name(i: int) -> str:
+    """D, then uppercase letters: DA, DB, …, DAA, … (names have no digits)."""
+    s, i = "", i + 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return "D" + s
+
+
+def test_a_long_chain_of_definitions_is_refused_by_its_expanded_depth():
+    n = 3000
+    defs = " ".join(f"(define {_name(i)} (+ 1 ({_name(i + 1)})))" for i in range(n)) + f" (define {_name(n)} 0)"
+    text = f"(game {defs} (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B))))) " \
+           f"(do ((turn pass))) (scoring max ({_name(0)})))"
+    [d] = errors(text)
+    assert d.cls == "limit" and "nest more than 500 parentheses deep once expanded" in d.message
+    assert "(DA → DB → DC → … →" in d.message
+
+
+def test_definitions_doubling_at_each_level_are_refused_by_their_expanded_size():
+    n = 60  # 2^60 uses once expanded
+    defs = " ".join(f"(define {_name(i)} (+ ({_name(i + 1)}) ({_name(i + 1)})))" for i in range(n))
+    text = f"(game {defs} (define {_name(n)} 1) (setup (create players 2) " \
+           "(create deck (game iloc STOCK) (deck (RANK (A, B))))) " \
+           f"(do ((turn pass))) (scoring max ({_name(0)})))"
+    start = time.perf_counter()
+    [d] = errors(text)
+    assert time.perf_counter() - start < 20  # stops early (a bound, not a benchmark)
+    assert d.cls == "limit" and "MAX_EXPANDED_FORMS" in d.message
+
+
+def test_a_short_chain_of_definitions_still_expands():
+    defs = " ".join(f"(define {_name(i)} (+ 1 ({_name(i + 1)})))" for i in range(100)) + f" (define {_name(100)} 0)"
+    text = f"(game {defs} (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B))))) " \
+           f"(do ((turn pass))) (scoring max ({_name(0)})))"
+    parse_game(text)

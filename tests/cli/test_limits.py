@@ -283,3 +283,18 @@ def test_definitions_nesting_or_doubling_past_the_limits(tmp_path, command):
     doubling = " ".join(f"(define {name(i)} (+ ({name(i + 1)}) ({name(i + 1)})))" for i in range(60))
     path = game(tmp_path, "doubling.gdl", limits=f"{doubling} (define {name(60)} 1)", score=f"({name(0)})")
     refused(recycle(command, str(path)), "error[limit]", "MAX_EXPANDED_FORMS")
+
+
+def test_memory_ceiling_is_set_and_inherited_by_workers():
+    code = ("import resource, concurrent.futures as cf\n"
+            "from recycle.cli.memory import set_memory_ceiling\n"
+            "set_memory_ceiling(1000)\n"
+            "def soft():\n"
+            "    return resource.getrlimit(resource.RLIMIT_AS)[0]\n"
+            "if __name__ == '__main__':\n"
+            "    with cf.ProcessPoolExecutor(1) as pool:\n"
+            "        print(soft(), pool.submit(soft).result())\n")
+    cp = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIME_LIMIT,
+                        env={**os.environ, "PYTHONPATH": str(REPO)}, preexec_fn=_limit_memory)
+    assert cp.returncode == 0, cp.stderr
+    assert cp.stdout.split() == [str(1000 * 1024 * 1024)] * 2

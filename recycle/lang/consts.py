@@ -20,6 +20,10 @@ from .meldrules import MeldRules
 MAX_PLAYERS = 100
 
 
+# A board has at most MAX_CELLS cells (docs/limits.md): every cell is a pile of the state.
+MAX_CELLS = 100_000
+
+
 def too_many_players(n: int) -> str:
     return (f"(create players {n}) asks for more than {MAX_PLAYERS} players, the player limit "
             "(MAX_PLAYERS, fixed; docs/limits.md)")
@@ -218,6 +222,14 @@ def board_problem(node: A.CreateBoard, env: dict) -> str | None:
     if any(not isinstance(d, int) or d < 1 for d in dims):
         what = "rows and columns" if shape == "square" else "row lengths"
         return f"a {shape} board needs {what} of at least 1, but ({shape} {' '.join(map(str, dims))}) has not"
+    cells = 1
+    for d in dims:
+        cells = cells * d if shape == "square" else cells + d
+    if shape != "square":
+        cells -= 1
+    if cells > MAX_CELLS:
+        return (f"this board has {cells:,} cells, more than {MAX_CELLS:,}, the board limit "
+                "(MAX_CELLS, fixed; docs/limits.md)")
     if node.capacity is not None and cap < 1:
         return f"a cell capacity must be at least 1, but (capacity {cap}) is given"
     return None

@@ -298,3 +298,8 @@ def test_memory_ceiling_is_set_and_inherited_by_workers():
                         env={**os.environ, "PYTHONPATH": str(REPO)}, preexec_fn=_limit_memory)
     assert cp.returncode == 0, cp.stderr
     assert cp.stdout.split() == [str(1000 * 1024 * 1024)] * 2
+
+
+def test_a_ten_billion_cell_board_is_refused_at_check(tmp_path):
+    path = game(tmp_path, items="(do ((create board (game vloc MAT) (square 100000 100000))))")
+    refused(recycle("check", str(path)), "10,000,000,000 cells", "MAX_CELLS")

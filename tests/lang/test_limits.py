@@ -207,3 +207,13 @@ def test_a_short_chain_of_definitions_still_expands():
     text = f"(game {defs} (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B))))) " \
            f"(do ((turn pass))) (scoring max ({_name(0)})))"
     parse_game(text)
+
+
+@pytest.mark.parametrize("where", ["setup", "play"])
+def test_boards_are_bounded(where):
+    board = "(create board (game vloc MAT) (square 100000 100000))"
+    deck = "(create deck (game iloc STOCK) (deck (RANK (A, B))))"
+    text = G(decks=f"{deck} {board}") if where == "setup" else G(items=f"(do ({board}))")
+    [d] = errors(text)
+    assert "10,000,000,000 cells" in d.message and "MAX_CELLS" in d.message
+    parse_game(G(items="(do ((create board (game vloc MAT) (hex 4 5 6 5 4))))"))

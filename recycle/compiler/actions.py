@@ -229,7 +229,7 @@ def a_set(cx: Compiler, n: A.SetValue, sc):
         def vf(st, env):
             v = ivf(st, env)
             if not -bound < v < bound:
-                raise GameRuntimeError("limit", str(values.too_big("the value set")), span)
+                raise GameRuntimeError("limit", str(values.too_big("the value stored")), span)
             return v
     if ss is not None:
         def set_(st, env):

@@ -33,9 +33,13 @@ LIMIT_HELP = {
 
 def limit_lines(records) -> list[str]:
     """One line per limit that stopped games: how many, which limit and how to raise it."""
-    counts = Counter(r.end_reason for r in records)
+    return limit_lines_of(Counter(r.end_reason for r in records))
+
+
+def limit_lines_of(counts) -> list[str]:
+    """limit_lines from a count of games per end reason."""
     return [f"{counts[k]} game{'s' if counts[k] != 1 else ''} stopped at {LIMIT_HELP[k]}"
-            for k in LIMIT_REASONS if counts[k]]
+            for k in LIMIT_REASONS if counts.get(k)]
 
 BOOTSTRAP_NAMES = {
     "length.mean": "mean game length L",

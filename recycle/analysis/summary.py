@@ -27,6 +27,7 @@ from .runs import (
     interval,
     length_runs,
     limit_lines,
+    limit_lines_of,
     mean_ci,
     outcome_runs,
     ranks_of,
@@ -338,6 +339,7 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
     out = [f"{stats['game']}: {runs['requested']} runs ({runs['normal']} normal, "
            f"{sum(runs.get(k, 0) for k in LIMIT_REASONS)} at a limit, {runs['error']} errors; "
            f"{runs['used']} used for outcomes)"]
+    out.extend(limit_lines_of(runs))
     if le["mean"] is not None:
         out.append(f"Length      {_ci_text(le['mean'], '{:.1f}')} decisions; median {le['median']:g}, "
                    f"range {le['min']}-{le['max']}")

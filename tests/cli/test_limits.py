@@ -303,3 +303,13 @@ def test_memory_ceiling_is_set_and_inherited_by_workers():
 def test_a_ten_billion_cell_board_is_refused_at_check(tmp_path):
     path = game(tmp_path, items="(do ((create board (game vloc MAT) (square 100000 100000))))")
     refused(recycle("check", str(path)), "10,000,000,000 cells", "MAX_CELLS")
+
+
+def test_stats_names_the_limit_that_stopped_games(tmp_path):
+    path = game(tmp_path, items="(choice ((any (range 1..10) 'A (set (game sto X) 'A))))",
+                limits="(limits (options 5))")
+    cp = recycle("stats", str(path), "-n", "3", "--seed", "1", "--out", str(tmp_path / "out"), "-q")
+    assert_clean(cp)
+    assert cp.returncode == 0, cp.stderr
+    assert ("3 games stopped at the option limit (default 100,000 options at one decision): "
+            "raise it with (limits (options N)) in the game") in cp.stdout

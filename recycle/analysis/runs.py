@@ -9,6 +9,7 @@ resample runs with the stream `derive(S, "bootstrap", name)`; the names used are
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,8 +18,28 @@ from ..engine.algorithms import derive
 from ..run.records import RunRecord
 from .stats import bootstrap_apply
 
-END_REASONS = ("normal", "decision_limit", "step_limit", "error")
-LIMIT_REASONS = ("decision_limit", "step_limit")
+END_REASONS = ("normal", "decision_limit", "step_limit", "option_limit", "error")
+LIMIT_REASONS = ("decision_limit", "step_limit", "option_limit")
+# What each limit is and how to raise it (docs/limits.md), for the line a run prints about it.
+LIMIT_HELP = {
+    "decision_limit": "the decision limit (default 2000 decisions per game): raise it with --max-decisions N "
+                      "or (limits (decisions N)) in the game",
+    "step_limit": "the step limit (default 10000 steps between two decisions): raise it with --max-steps N "
+                  "or (limits (steps N)) in the game",
+    "option_limit": "the option limit (default 100,000 options at one decision): raise it with "
+                    "(limits (options N)) in the game",
+}
+
+
+def limit_lines(records) -> list[str]:
+    """One line per limit that stopped games: how many, which limit and how to raise it."""
+    return limit_lines_of(Counter(r.end_reason for r in records))
+
+
+def limit_lines_of(counts) -> list[str]:
+    """limit_lines from a count of games per end reason."""
+    return [f"{counts[k]} game{'s' if counts[k] != 1 else ''} stopped at {LIMIT_HELP[k]}"
+            for k in LIMIT_REASONS if counts.get(k)]
 
 BOOTSTRAP_NAMES = {
     "length.mean": "mean game length L",

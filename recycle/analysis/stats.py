@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 Z95 = 1.959964
 
@@ -27,18 +28,39 @@ def quantile(sorted_xs: Sequence[float], q: float) -> float:
     pos = (len(sorted_xs) - 1) * q
     lo = math.floor(pos)
     hi = min(lo + 1, len(sorted_xs) - 1)
-    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+    try:
+        return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+    except OverflowError:  # integers past a float's range (about 1.8e308): exact, rounded down
+        a, b = int(sorted_xs[lo]), int(sorted_xs[hi])
+        return a + math.floor((b - a) * Fraction(pos - lo))
+
+
+# Scores are integers and may pass a float's range (about 1.8e308): then the statistic is
+# computed exactly on integers and rounded down, never an OverflowError.
 
 
 def mean(xs: Sequence[float]) -> float | None:
-    return sum(xs) / len(xs) if xs else None
+    if not xs:
+        return None
+    s = sum(xs)
+    try:
+        return s / len(xs)
+    except OverflowError:
+        return int(s) // len(xs)
 
 
 def sd(xs: Sequence[float]) -> float | None:
     if len(xs) < 2:
         return None
-    m = sum(xs) / len(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    try:
+        m = sum(xs) / len(xs)
+        return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    except OverflowError:
+        n = len(xs)
+        ints = [int(x) for x in xs]
+        total = sum(ints)
+        # (n-1) var = sum x^2 - (sum x)^2 / n, exactly
+        return math.isqrt((n * sum(x * x for x in ints) - total * total) // (n * (n - 1)))
 
 
 def describe(xs: Sequence[float]) -> dict:

@@ -26,6 +26,8 @@ from .runs import (
     boot_seed,
     interval,
     length_runs,
+    limit_lines,
+    limit_lines_of,
     mean_ci,
     outcome_runs,
     ranks_of,
@@ -102,8 +104,11 @@ def _score_block(values_by_run: Sequence[Sequence[float]], seed, name: str, b: i
     flat = [v for vs in values_by_run for v in vs]
     d = describe(flat)
     mean_ci = None
-    if flat:
-        sums = np.array([sum(vs) for vs in values_by_run], dtype=float)
+    totals = [sum(vs) for vs in values_by_run]
+    if flat and not all(abs(t) < 1e300 for t in totals):  # past a float's range: no bootstrap interval
+        mean_ci = interval(d["mean"], None, None, len(flat))
+    elif flat:
+        sums = np.array(totals, dtype=float)
         cnts = np.array([len(vs) for vs in values_by_run], dtype=float)
 
         def stat(idx):
@@ -306,16 +311,25 @@ def write_seats_csv(path: Path, game: str, players: int, lineup: str | Sequence[
     return path
 
 
+def _number(fmt: str, v) -> str:
+    """fmt.format(v), or for an integer past a float's range its leading digits and exponent."""
+    try:
+        return fmt.format(v)
+    except OverflowError:
+        digits = str(abs(int(v)))
+        return f"{'-' if v < 0 else ''}{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
+
+
 def num_text(v, fmt="{:.3f}"):
-    return "  n/a" if v is None else fmt.format(v)
+    return "  n/a" if v is None else _number(fmt, v)
 
 
 def _ci_text(obj, fmt="{:.3f}") -> str:
     if obj is None:
         return "n/a"
-    s = fmt.format(obj["value"])
+    s = _number(fmt, obj["value"])
     if obj.get("lo") is not None:
-        s += f" [{fmt.format(obj['lo'])}, {fmt.format(obj['hi'])}]"
+        s += f" [{_number(fmt, obj['lo'])}, {_number(fmt, obj['hi'])}]"
     return s
 
 
@@ -323,8 +337,9 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
     """The short text summary of §3.6: length, branching, win rates, ties, limits/errors, categories."""
     runs, le, br = stats["runs"], stats["length"], stats["branching"]
     out = [f"{stats['game']}: {runs['requested']} runs ({runs['normal']} normal, "
-           f"{runs['decision_limit'] + runs['step_limit']} at a limit, {runs['error']} errors; "
+           f"{sum(runs.get(k, 0) for k in LIMIT_REASONS)} at a limit, {runs['error']} errors; "
            f"{runs['used']} used for outcomes)"]
+    out.extend(limit_lines_of(runs))
     if le["mean"] is not None:
         out.append(f"Length      {_ci_text(le['mean'], '{:.1f}')} decisions; median {le['median']:g}, "
                    f"range {le['min']}-{le['max']}")
@@ -362,7 +377,7 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
     """The `recycle run --json` object (and the numbers of the table)."""
     n = len(records)
     done = [r for r in records if r.end_reason == "normal"]
-    limited = [r for r in records if r.end_reason in ("decision_limit", "step_limit")]
+    limited = [r for r in records if r.end_reason in LIMIT_REASONS]
     errors = [r for r in records if r.end_reason == "error"]
     used = [r for r in records if r.end_reason != "error"]
     lengths = sorted(r.decisions for r in used)
@@ -387,6 +402,7 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
         "wins_ci95": wins_ci,
         "mean_scores": [mean([r.known_scores[s] for r in scored]) for s in range(seats)],
         "first_errors": _first_distinct_errors(errors),
+        "limits_hit": limit_lines(limited),
         "elapsed_s": elapsed,
         "games_per_s": n / elapsed if elapsed > 0 else None,
         "decisions_per_s": total_dec / elapsed if elapsed > 0 else None,

@@ -17,6 +17,7 @@ from typing import NoReturn
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
 from . import check, flow, games, play, replay, run, stats, tournament
+from .memory import ceiling_message, set_memory_ceiling
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 EXIT_PIPE = 128 + 13  # SIGPIPE
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        if getattr(args, "max_memory", None):
+            set_memory_ceiling(args.max_memory)
         code = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
@@ -68,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         if e.code == 1 and not to_null and _stdout_is_devnull():
             return EXIT_PIPE
         raise
+    except MemoryError:
+        print(f"error: {ceiling_message()}", file=sys.stderr)
+        return EXIT_FAIL
     except (InternalError, Exception) as e:  # a bug in recycle, never the user's fault
         print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
         traceback.print_exception(e, file=sys.stderr)

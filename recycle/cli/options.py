@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 from ..analysis.flow import CATEGORY_NAMES
@@ -39,6 +41,28 @@ def whole(minimum: int, what: str):
 
 
 positive = whole(1, "a count")
+
+# The memory ceiling of each process of a command that plays games, in MB (docs/limits.md).
+DEFAULT_MAX_MEMORY_MB = 4096
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (its affinity where the OS tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def jobs(text: str) -> int:
+    """An argparse type: --jobs N, at least 1 and capped at the CPU count (with a note saying so)."""
+    n = positive(text)
+    cpus = cpu_count()
+    if n > cpus:
+        print(f"note: --jobs {n} capped at {cpus}, the number of CPUs (more workers would only compete for them)",
+              file=sys.stderr)
+        return cpus
+    return n
 count = whole(0, "a count")
 seed_number = whole(0, "a seed")
 
@@ -62,6 +86,13 @@ def add_limit_options(p: argparse.ArgumentParser, per_game: bool = True) -> None
                    help="step limit between decisions (default: the game's (limits …), else 10000)")
 
 
+def add_memory_option(p: argparse.ArgumentParser) -> None:
+    """--max-memory MB: the address-space ceiling of the command and of each worker (0: none)."""
+    p.add_argument("--max-memory", type=count, default=DEFAULT_MAX_MEMORY_MB, metavar="MB",
+                   help=f"memory ceiling of this process and of each worker, in MB (default {DEFAULT_MAX_MEMORY_MB}; "
+                        "0 for none)")
+
+
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     """The options of every command that plays a batch: run, stats."""
     add_game_argument(p)
@@ -71,8 +102,10 @@ def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     p.add_argument("--players", help="one kind per seat, e.g. random,random or RR, or a Python class "
                                      "module.path:ClassName, e.g. R,mybots:Greedy (default: all random)")
     add_param_option(p)
-    p.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
+    p.add_argument("--jobs", type=jobs, default=1,
+                   help="worker processes, at most the number of CPUs (results identical to --jobs 1)")
     add_limit_options(p)
+    add_memory_option(p)
     p.add_argument("--out", type=Path,
                    help="write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here")
     p.add_argument("--transcripts", choices=("none", "decisions", "full"), default="decisions",

@@ -16,12 +16,13 @@ from ..engine.ops import (
 from ..engine.state import MEM, MV, VDEL
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
+from ..lang import values
 from ..lang.ast import T
-from ..lang.decks import expand_deck
+from ..lang.decks import MAX_CARDS, expand_deck, too_many_cards
 from ..lang.printer import brief as show
 from . import references as refs
 from .boards import board_text
-from .context import Compiler, Form
+from .context import Compiler, Form, repeat_count
 from .options import _Reject
 
 _err = GameRuntimeError
@@ -221,6 +222,16 @@ def a_set(cx: Compiler, n: A.SetValue, sc):
     vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else cx.expr(n.value, sc)
     if n.target.kind == "str" and n.target.owner_type == T.CARD:
         return card_str_setter(cx, n.target, sc, vf)
+    if n.target.kind == "sto":  # an integer: sums grow a digit at a time, stored values keep them bounded
+        bound = values.INT_BOUND
+        span = n.span
+        ivf = vf
+
+        def vf(st, env):
+            v = ivf(st, env)
+            if not -bound < v < bound:
+                raise GameRuntimeError("limit", str(values.too_big("the value stored")), span)
+            return v
     if ss is not None:
         def set_(st, env):
             p_set(st, ss, vf(st, env))
@@ -274,10 +285,16 @@ def a_incdec(cx: Compiler, n: A.IncDec, sc):
         af = None if c else cx.expr(n.amount, sc)
         amt = sign * v if c else 0
 
+    span = n.span
+    bound = values.INT_BOUND
+
     def incdec(st, env):
         slot = ss if ss is not None else sf(st, env)
         a = amt if af is None else sign * af(st, env)
-        p_set(st, slot, st.vals[slot] + a)
+        v = st.vals[slot] + a
+        if not -bound < v < bound:  # sums grow a digit at a time: stored values keep them bounded
+            raise GameRuntimeError("limit", str(values.too_big(f"({n.op} … {a})")), span)
+        p_set(st, slot, v)
     return incdec
 
 
@@ -367,6 +384,8 @@ def a_create_deck(cx: Compiler, n: A.CreateDeck, sc):
     def create(st, env):
         deck = name if namef is None else namef(st, env)
         pid = pf(st, env)
+        if len(st.catt) + len(kinds) > MAX_CARDS:
+            raise _err("limit", too_many_cards(len(st.catt) + len(kinds), "the game would hold"), span)
         if p.pile_kind[pid] == MEM:
             raise _err("pile-kind", "a deck cannot be created in a memory pile", span)
         meta = st.cmeta.copy()
@@ -402,7 +421,7 @@ def deck_clause(cx: Compiler, d, sc):
     if type(d) is A.CreateBoard:
         return a_create_board(cx, d, sc)
     if type(d) is A.Repeat:
-        cf = cx.expr(d.count, sc)
+        cf = repeat_count(cx, d, sc)
         body = deck_clause(cx, d.body, sc)
 
         def rep(st, env):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..errors import InternalError
 from ..lang import ast as A
 from . import references as refs
-from .context import Compiler, Form
+from .context import Compiler, Form, repeat_count
 
 
 def c_do(cx: Compiler, n: A.Do, sc):
@@ -67,7 +67,7 @@ def c_let(cx: Compiler, n: A.Let, sc):
 
 
 def c_repeat(cx: Compiler, n: A.Repeat, sc):
-    cf = cx.expr(n.count, sc)
+    cf = repeat_count(cx, n, sc)
     body = cx.clause(n.body, sc)
 
     def repeat(st, env):

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..engine.program import Program
-from ..errors import InternalError
+from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
+from ..lang import values
 
 KIND_CODE = {A.Visibility.VISIBLE: 0, A.Visibility.INVISIBLE: 1, A.Visibility.HIDDEN: 2,
              A.Visibility.OTHERS: 3, A.Visibility.MEMORY: 4}
@@ -164,3 +165,17 @@ def _branches(n) -> bool:
     if t is A.If:
         return _branches(n.then) or (n.orelse is not None and _branches(n.orelse))
     return False
+
+
+def repeat_count(cx: Compiler, n, sc) -> Callable:
+    """The count of `(repeat N …)` as a closure refusing a count over values.MAX_REPEAT (docs/limits.md)."""
+    cf = cx.expr(n.count, sc)
+    span = n.span
+    limit = values.MAX_REPEAT
+
+    def count(st, env) -> int:
+        c = cf(st, env)
+        if c > limit:
+            raise GameRuntimeError("limit", values.repeat_too_long(c), span)
+        return c
+    return count

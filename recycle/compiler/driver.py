@@ -7,7 +7,16 @@ from ..engine.program import Program
 from ..engine.state import RUNNING, CardMeta, State
 from ..errors import GameRuntimeError, InternalError, UsageError
 from ..lang import ast as A
-from ..lang.consts import board_problem, board_values, const_value, declared_values, resolve_teams, walk
+from ..lang.consts import (
+    MAX_PLAYERS,
+    board_problem,
+    board_values,
+    const_value,
+    declared_values,
+    resolve_teams,
+    too_many_players,
+    walk,
+)
 from ..lang.load import Loaded, load_game
 from .actions import deck_clause
 from .context import KIND_CODE, Compiler
@@ -78,6 +87,8 @@ def build(cx: Compiler) -> None:
         raise UsageError(f"cannot evaluate (create players …): {e}") from None
     if not isinstance(n, int) or n < 1:
         raise UsageError(f"a game needs at least one player, but (create players …) gives {n}")
+    if n > MAX_PLAYERS:
+        raise UsageError(too_many_players(n))
     p.n_players = n
     if game.setup.teams is not None:
         try:
@@ -100,6 +111,7 @@ def build(cx: Compiler) -> None:
         lim = game.limits
         p.max_decisions = const_value(lim.decisions, consts) if lim.decisions is not None else p.max_decisions
         p.max_steps = const_value(lim.steps, consts) if lim.steps is not None else p.max_steps
+        p.max_options = const_value(lim.options, consts) if lim.options is not None else p.max_options
     cx.n, cx.nt = n, len(teams)
     cx.others_p = [tuple(q for q in range(n) if q != c) for c in range(n)]
     cx.others_t = [tuple(q for q in range(cx.nt) if q != c) for c in range(cx.nt)]

@@ -64,12 +64,14 @@ def e_arith(cx: Compiler, n: A.Arith, sc):
             return s
         return add
     if op == "*":
+        product = values.product
+
         def mul(st, env):
             r = 1
             for f in fs:
-                r *= f(st, env)
+                r = product(r, f(st, env))
             return r
-        return mul
+        return _int_checked(mul, span)
     a, b = fs
     if op == "-":
         return lambda st, env: a(st, env) - b(st, env)
@@ -90,7 +92,7 @@ def e_arith(cx: Compiler, n: A.Arith, sc):
         if y < 0:
             raise _err("arithmetic", f"(^ {x} {y}): negative exponent", span)
         return values.power(x, y)
-    return pw
+    return _int_checked(pw, span)
 
 
 def e_intfn(cx: Compiler, n: A.IntFn, sc):
@@ -104,7 +106,17 @@ def e_intfn(cx: Compiler, n: A.IntFn, sc):
         if x < 0:
             raise _err("arithmetic", f"({name} {x}): negative argument", span)
         return fn(x)
-    return intfn
+    return _int_checked(intfn, span)
+
+
+def _int_checked(f, span):
+    """f, with the integer limit (values.IntegerLimit) reported as the run-time error `limit` at span."""
+    def checked(st, env):
+        try:
+            return f(st, env)
+        except values.IntegerLimit as e:
+            raise _err("limit", str(e), span) from None
+    return checked
 
 
 def e_random(cx: Compiler, n: A.Random, sc):
@@ -366,7 +378,16 @@ def e_other(cx: Compiler, n: A.Other, sc):
 def e_range(cx: Compiler, n: A.Range, sc):
     lf = cx.expr(n.lo, sc)
     hf = cx.expr(n.hi, sc)
-    return lambda st, env: range(lf(st, env), hf(st, env) + 1)
+    span = n.span
+    limit = values.MAX_RANGE
+
+    def range_(st, env):
+        lo = lf(st, env)
+        hi = hf(st, env)
+        if hi - lo >= limit:
+            raise _err("limit", values.range_too_long(lo, hi), span)
+        return range(lo, hi + 1)
+    return range_
 
 
 def e_namelist(cx: Compiler, n: A.NameList, sc):

@@ -48,9 +48,27 @@ _NOT_YET = object()  # a shared subexpression not computed yet
 
 def fuse(cx: Compiler, n, sc) -> Callable | None:
     """The generated function evaluating n, or None if n is better left to its closure."""
-    if type(n) not in FUSED or not _worth(cx, n, sc):
+    if type(n) not in FUSED or not _worth(cx, n, sc) or _depth(n) > MAX_FUSED_DEPTH:
         return None
     return _Source(cx).compile(n, sc)
+
+
+# Python's own parser refuses source nested about 200 parentheses deep: a deeper expression
+# (forms may nest up to reader.MAX_DEPTH) keeps its closures.
+MAX_FUSED_DEPTH = 60
+
+
+def _depth(n) -> int:
+    """How deep the AST below n nests (without recursion: n may be deep)."""
+    deepest = 0
+    todo = [(n, 1)]
+    while todo:
+        m, d = todo.pop()
+        deepest = max(deepest, d)
+        for f in attrs.fields(type(m)):
+            v = getattr(m, f.name)
+            todo.extend((x, d + 1) for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, A.Node))
+    return deepest
 
 
 def _worth(cx: Compiler, n, sc) -> bool:
@@ -342,7 +360,7 @@ def _not(g: _Source, n: A.Not, sc) -> str:
 
 
 def _arith(g: _Source, n: A.Arith, sc) -> str:
-    if n.op not in ("+", "-", "*"):  # division and powers check their operands
+    if n.op not in ("+", "-"):  # products, division and powers check their operands and the integer limit
         return g.call(g.cx.closure(n, sc))
     return "(" + f" {n.op} ".join(g.src(a, sc) for a in n.args) + ")"
 

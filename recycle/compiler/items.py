@@ -14,7 +14,7 @@ from ..lang import ast as A
 from ..lang.consts import walk
 from .atomic import sim_atomic
 from .context import Compiler, ItemForm
-from .options import _EnumerationBudget, _walk_clauses
+from .options import _EnumerationBudget, _OptionLimit, _walk_clauses
 from .walks import WalkStream
 
 _err = GameRuntimeError
@@ -86,7 +86,7 @@ def gen_bind(cx: Compiler, binds, span, stages) -> None:
 
 
 def option_builder(cx: Compiler, sims):
-    """The function building the option list of a decision from its top-level clause walks (§6.7)."""
+    """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options."""
     has_atomic = cx.has_atomic
     p = cx.p
 
@@ -98,14 +98,19 @@ def option_builder(cx: Compiler, sims):
         st.rec = None
         opts: list[Option] = []
         append = opts.append
+        p.branches = 0
         if has_atomic:
             p.atomic_paths = 0
             smp = st.sampling
             st.sampler = (WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                           if smp is not None and smp[st.chooser] else None)
 
+        most = p.max_options
+
         def finish(st, env):
             if log:
+                if len(opts) >= most:
+                    raise _OptionLimit
                 append(Option(tuple(log)))
 
         try:
@@ -117,6 +122,9 @@ def option_builder(cx: Compiler, sims):
                 opts.clear()
                 st.sampler = WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                 _walk_clauses(sims, st, env, finish, 0)
+        except _OptionLimit:
+            undo_to(st, 0)
+            return None
         finally:
             st.log = None
             st.rec = rec
@@ -161,6 +169,9 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
             opts = build(st)
         except GameRuntimeError as e:
             raise e.with_context(ctx) from None
+        if opts is None:
+            limit(st, "options", span)
+            return
         if not opts:
             if optional:
                 if step(st, span):
@@ -210,6 +221,9 @@ def gen_atomic_item(cx: Compiler, it: A.Atomic, sc, stages) -> None:
             opts = build(st)
         except GameRuntimeError as e:
             raise e.with_context(ctx) from None
+        if opts is None:
+            limit(st, "options", span)
+            return
         if not opts:
             st.pc = nxt
             return

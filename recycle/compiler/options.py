@@ -14,7 +14,7 @@ from ..errors import GameRuntimeError
 from ..lang import ast as A
 from . import references as refs
 from .clauses import c_do
-from .context import Compiler, Form, _branches, _straight
+from .context import Compiler, Form, _branches, _straight, repeat_count
 
 
 class _Reject(Exception):
@@ -27,6 +27,16 @@ class _Reject(Exception):
     def __init__(self, error: GameRuntimeError):
         super().__init__(error.message)
         self.error = error
+
+
+class _OptionLimit(Exception):
+    """A decision has more options than Program.max_options, or its `any` loops walked more than
+    BRANCHES_PER_OPTION times as many elements: the game stops at the option limit."""
+
+
+# Building one decision walks at most this many `any` elements per option allowed (docs/limits.md):
+# loops whose paths all fail make no option, yet nested ones can walk for ever.
+BRANCHES_PER_OPTION = 100
 
 
 class _EnumerationBudget(Exception):
@@ -86,14 +96,18 @@ def s_any(cx: Compiler, n: A.Loop, sc):
     cf = refs.iter(cx, n.coll, sc)
     s, sc2 = cx.bind(sc, n.var)
     body = cx.sim(n.body, sc2)
+    p = cx.p
     if cx.has_atomic or cx.has_capacity:
-        return s_any_ext(cf, s, body)
+        return s_any_ext(p, cf, s, body)
 
     def any_(st, env, k):
         elems = cf(st, env)
         if not elems:
             k(st, env)
             return
+        p.branches += len(elems)
+        if p.branches > p.max_options * BRANCHES_PER_OPTION:
+            raise _OptionLimit
         log = st.log
         mark = len(log)
         old = env[s]
@@ -107,13 +121,16 @@ def s_any(cx: Compiler, n: A.Loop, sc):
     return any_
 
 
-def s_any_ext(cf, s, body):
+def s_any_ext(p, cf, s, body):
     """A branch point that also drops rejected paths (E1 capacity)."""
     def any_(st, env, k):
         elems = cf(st, env)
         if not elems:
             k(st, env)
             return
+        p.branches += len(elems)
+        if p.branches > p.max_options * BRANCHES_PER_OPTION:
+            raise _OptionLimit
         old = env[s]
         log = st.log
         mark = len(log)
@@ -177,7 +194,7 @@ def s_let(cx: Compiler, n: A.Let, sc):
 
 
 def s_repeat(cx: Compiler, n: A.Repeat, sc):
-    cf = cx.expr(n.count, sc)
+    cf = repeat_count(cx, n, sc)
     body = cx.sim(n.body, sc)
 
     def repeat(st, env, k):

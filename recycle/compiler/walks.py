@@ -21,7 +21,7 @@ from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from ..lang.ast import T
 from . import references as refs
-from .context import Compiler, _branches
+from .context import Compiler, _branches, repeat_count
 from .options import _Reject
 from .params import bind_params
 
@@ -289,7 +289,7 @@ def w_let(cx: Compiler, n: A.Let, sc) -> Walker:
 
 
 def w_repeat(cx: Compiler, n: A.Repeat, sc) -> Walker:
-    cf = cx.expr(n.count, sc)
+    cf = repeat_count(cx, n, sc)
     body = walker(cx, n.body, sc)
 
     def repeat(st, env) -> bool:

@@ -37,6 +37,9 @@ ATOMIC_ATTEMPTS = 100
 # The default limits (language spec §16.4): decisions per game, and steps between two decisions.
 DEFAULT_MAX_DECISIONS = 2000
 DEFAULT_MAX_STEPS = 10000
+# At most this many options at one decision (docs/limits.md): nested `any` loops and `subsets`
+# multiply, and every option is kept in memory until the choice is made.
+DEFAULT_MAX_OPTIONS = 100_000
 
 
 class Program(Registry):
@@ -67,6 +70,8 @@ class Program(Registry):
         # The limits a game plays under unless its caller gives others: the game file's (limits …), else these.
         self.max_decisions = DEFAULT_MAX_DECISIONS
         self.max_steps = DEFAULT_MAX_STEPS
+        self.max_options = DEFAULT_MAX_OPTIONS  # per decision; the game's (limits (options N)) or Program users
+        self.branches = 0  # `any` elements walked by the decision being built (compiler.options.BRANCHES_PER_OPTION)
         self.keys_fn: Callable[[State], list[tuple]] | None = None  # tie-break keys per player (E5)
         self.has_atomic = False
         self.atomic_attempts = ATOMIC_ATTEMPTS
@@ -149,6 +154,10 @@ class Program(Registry):
         except RecursionError:
             self._error(st, GameRuntimeError("resource", "the game nests too deeply for this implementation",
                                              self.code_span[st.pc]))
+        except MemoryError:
+            self._error(st, GameRuntimeError("resource", "out of memory: the game needs more than the memory "
+                                             "ceiling of the process (--max-memory, docs/limits.md)",
+                                             self.code_span[st.pc]))
         except (InternalError, UsageError):
             raise
         except Exception as e:
@@ -230,7 +239,7 @@ class Program(Registry):
                 outcome = "limit"
                 assert st.limit is not None  # set with the LIMIT status (_limit)
                 which, span = st.limit
-                reason = "decision_limit" if which == "decisions" else "step_limit"
+                reason = {"decisions": "decision_limit", "options": "option_limit"}.get(which, "step_limit")
                 limit = LimitInfo(which, st.decisions, st.steps, str(span))
                 if st.error is not None:
                     e = st.error

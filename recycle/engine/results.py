@@ -4,7 +4,7 @@ from __future__ import annotations
 import attrs
 
 OUTCOMES = ("completed", "limit", "error")
-END_REASONS = ("normal", "decision_limit", "step_limit", "error")
+END_REASONS = ("normal", "decision_limit", "step_limit", "option_limit", "error")
 
 
 @attrs.frozen(slots=True)
@@ -26,7 +26,7 @@ class DecisionRecord:
 class LimitInfo:
     """Which limit stopped the game (§16.4), the counters then, and where it stopped."""
 
-    which: str  # "decisions" | "steps"
+    which: str  # "decisions" | "steps" | "options"
     decisions: int
     steps: int
     position: str
@@ -52,7 +52,7 @@ class GameResult:
     """Outcome, decision records, (provisional) scores, ranks, win shares, and the chosen indices."""
 
     outcome: str  # completed | limit | error
-    end_reason: str  # normal | decision_limit | step_limit | error
+    end_reason: str  # normal | decision_limit | step_limit | option_limit | error
     seed: int | None
     direction: str  # max | min
     decisions: list[DecisionRecord]

@@ -15,6 +15,19 @@ from . import values
 from .ast import T
 from .meldrules import MeldRules
 
+# A game has at most MAX_PLAYERS players (docs/limits.md): the compiled game keeps tables per
+# player and per pair of players.
+MAX_PLAYERS = 100
+
+
+# A board has at most MAX_CELLS cells (docs/limits.md): every cell is a pile of the state.
+MAX_CELLS = 100_000
+
+
+def too_many_players(n: int) -> str:
+    return (f"(create players {n}) asks for more than {MAX_PLAYERS} players, the player limit "
+            "(MAX_PLAYERS, fixed; docs/limits.md)")
+
 
 class ConstError(Exception):
     def __init__(self, message: str, node):
@@ -33,7 +46,10 @@ def const_value(node, env: dict):
     if isinstance(node, A.NameList):
         return list(node.names)
     if isinstance(node, A.Range):
-        return list(range(const_value(node.lo, env), const_value(node.hi, env) + 1))
+        lo, hi = const_value(node.lo, env), const_value(node.hi, env)
+        if hi - lo >= values.MAX_RANGE:
+            raise ConstError(values.range_too_long(lo, hi), node)
+        return list(range(lo, hi + 1))
     if isinstance(node, A.Arith):
         vals = [const_value(a, env) for a in node.args]
         try:
@@ -44,7 +60,10 @@ def const_value(node, env: dict):
         v = const_value(node.arg, env)
         if v < 0:
             raise ConstError(f"({node.fn} {v}): negative argument", node)
-        return values.tri(v) if node.fn == "tri" else values.fib(v)
+        try:
+            return values.tri(v) if node.fn == "tri" else values.fib(v)
+        except ValueError as e:  # values.IntegerLimit
+            raise ConstError(f"arithmetic error: {e}", node) from None
     if isinstance(node, A.Compare):
         a, b = const_value(node.left, env), const_value(node.right, env)
         return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[node.op]
@@ -70,15 +89,15 @@ def meld_rules(node: A.MeldRulesForm, env: dict) -> MeldRules:
 
 def _arith_value(op: str, vals: list) -> int:
     if op == "+":
-        return sum(vals)
+        return values.bounded(sum(vals))
     if op == "*":
         r = 1
         for v in vals:
-            r *= v
+            r = values.product(r, v)
         return r
     a, b = vals
     if op == "-":
-        return a - b
+        return values.bounded(a - b)
     if op == "//":
         return values.trunc_div(a, b)
     if op == "%":
@@ -94,6 +113,8 @@ def parse_param(text: str, t: T):
     """A --param value read as the declared type; raises ValueError with the expected shape."""
     s = text.strip()
     if t == T.INT and re.fullmatch(r"-?[0-9]+", s):
+        if len(s.lstrip("-")) > values.MAX_INT_DIGITS:
+            raise values.too_big(repr(text))
         return int(s)
     if t == T.STR and re.fullmatch(r"[A-Z]+", s):
         return s
@@ -106,9 +127,14 @@ def parse_param(text: str, t: T):
     if t == T.INTS:
         m = re.fullmatch(r"\(?\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*\)?", s)
         if m:
-            return list(range(int(m.group(1)), int(m.group(2)) + 1))
+            if max(len(m.group(1)), len(m.group(2))) > values.MAX_INT_DIGITS:
+                raise values.too_big(repr(text))
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if hi - lo >= values.MAX_RANGE:
+                raise ValueError(values.range_too_long(lo, hi))
+            return list(range(lo, hi + 1))
         parts = [p.strip() for p in s.strip("()").split(",")]
-        if all(re.fullmatch(r"-?[0-9]+", p) for p in parts):
+        if all(re.fullmatch(rf"-?[0-9]{{1,{values.MAX_INT_DIGITS}}}", p) for p in parts):
             return [int(p) for p in parts]
     raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {text!r}")
 
@@ -196,6 +222,14 @@ def board_problem(node: A.CreateBoard, env: dict) -> str | None:
     if any(not isinstance(d, int) or d < 1 for d in dims):
         what = "rows and columns" if shape == "square" else "row lengths"
         return f"a {shape} board needs {what} of at least 1, but ({shape} {' '.join(map(str, dims))}) has not"
+    cells = 1
+    for d in dims:
+        cells = cells * d if shape == "square" else cells + d
+    if shape != "square":
+        cells -= 1
+    if cells > MAX_CELLS:
+        return (f"this board has {cells:,} cells, more than {MAX_CELLS:,}, the board limit "
+                "(MAX_CELLS, fixed; docs/limits.md)")
     if node.capacity is not None and cap < 1:
         return f"a cell capacity must be at least 1, but (capacity {cap}) is given"
     return None

@@ -52,6 +52,30 @@ def _expand_attribute(attr) -> list[_Partial]:
     return out
 
 
+# A game holds at most MAX_CARDS cards (docs/limits.md): one deck, setup's decks together, and
+# every card created during play.  Every card is a few Python objects of the state.
+MAX_CARDS = 100_000
+
+
+def too_many_cards(n: int, what: str) -> str:
+    return (f"{what} {n:,} cards, more than {MAX_CARDS:,}, the card limit of a game "
+            "(MAX_CARDS, fixed; docs/limits.md)")
+
+
+def deck_size(attributes: Sequence) -> int:
+    """How many cards expand_deck makes of these attributes, counted without making them."""
+    n = 1
+    for attr in attributes:
+        n *= sum(deck_size(node.attributes) for node in attr.values)
+    return n
+
+
 def expand_deck(attributes: Sequence) -> list[dict[str, str]]:
-    """§4.7: the cards' attribute maps in creation order; a repeated KEY in one card raises DeckError."""
+    """§4.7: the cards' attribute maps in creation order; a repeated KEY in one card raises DeckError.
+
+    A deck of more than MAX_CARDS cards raises DeckError before any card is made.
+    """
+    n = deck_size(attributes)
+    if n > MAX_CARDS:
+        raise DeckError(too_many_cards(n, "this deck makes"), attributes[0].span if attributes else NOWHERE)
     return [{k: v for k, (v, _) in card.items()} for card in _product(attributes, {})]

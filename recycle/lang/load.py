@@ -1,6 +1,7 @@
 """Loading a game: text -> S-expressions -> checked AST, every load-time error collected (language spec §19)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import attrs
@@ -11,6 +12,10 @@ from . import variants
 from .check import check_game
 from .reader import read_sexprs
 from .source import SourceFile, source_hash
+
+# The checker recurses a few frames per level of nesting; forms nest at most reader.MAX_DEPTH
+# deep, so this many frames always suffice (the compiler asks for as many).
+RECURSION_ROOM = 20_000
 
 
 @attrs.frozen
@@ -27,6 +32,8 @@ class Loaded:
 
 def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnostic], str]:
     """(the checked game, warnings, digest): read, merge the bases of a variant, check; raises LoadError."""
+    if sys.getrecursionlimit() < RECURSION_ROOM:
+        sys.setrecursionlimit(RECURSION_ROOM)
     forms, warnings = read_sexprs(src)
     expanded = variants.expand(src, forms, warnings)
     game, errors, warnings = check_game(src, expanded.forms, expanded.warnings, params or {}, expanded.sources)

@@ -132,7 +132,8 @@ RULES: dict[type, Rule] = {
     A.Match: lambda n, d: ["match", ["end", d(n.end)], ["score", d(n.score)], *map(d, n.items)],
     A.MatchScore: lambda n, d: ["matchscore", d(n.player)],
     A.Limits: lambda n, d: ["limits"] + ([["decisions", d(n.decisions)]] if n.decisions is not None else [])
-    + ([["steps", d(n.steps)]] if n.steps is not None else []),
+    + ([["steps", d(n.steps)]] if n.steps is not None else [])
+    + ([["options", d(n.options)]] if n.options is not None else []),
     # piles and melds
     A.CardAsPile: lambda n, d: d(n.card),
     A.PileTest: lambda n, d: [n.test, d(n.pile), d(n.other)],

@@ -18,7 +18,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from ..errors import NOWHERE, Diagnostic, InternalError, LoadError, Span
 from .source import SourceFile
+from .values import MAX_INT_DIGITS
 from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
+
+# Forms nest at most MAX_DEPTH parentheses deep (docs/limits.md).  Every later stage (checker,
+# compiler, printer, engine) walks forms recursively; this bound, checked on the token stream
+# before anything recursive runs, is what keeps them all within the recursion room they have.
+MAX_DEPTH = 500
 
 
 @attrs.frozen(slots=True)
@@ -137,6 +143,12 @@ def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
         return Atom(t, text, span)
     for kind, rx in _WORD_OK.items():
         if rx.match(text):
+            digits = len(text.lstrip("0"))
+            if kind == "INT" and digits > MAX_INT_DIGITS:
+                errors.append(src.diag("error", "limit", f"this integer has {digits:,} digits, more than "
+                                       f"{MAX_INT_DIGITS}, the integer limit (MAX_INT_DIGITS, fixed; docs/limits.md)",
+                                       span))
+                return Atom(kind, "0", span)
             return Atom(kind, text, span)
     if text.islower() and text.isalpha():
         if text in KEYWORDS or text in EXTENSION_KEYWORDS:
@@ -204,6 +216,10 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
     for i, tok in enumerate(toks):
         if tok.type == "LPAR":
             stack.append(tok)
+            if len(stack) > MAX_DEPTH:
+                errors.append(src.diag("error", "limit", f"forms nest more than {MAX_DEPTH} parentheses deep here, "
+                                       "the nesting limit (MAX_DEPTH, fixed; docs/limits.md)", _at(src, tok)))
+                raise LoadError(errors, warnings)
         elif tok.type == "RPAR":
             if stack:
                 stack.pop()

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -17,16 +19,38 @@ def _file_error(path: str | Path, message: str) -> LoadError:
     return LoadError([Diagnostic("error", "file", message, Span(str(path), 0, 0))])
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a game file; a missing or unreadable file is a LoadError naming it."""
+# The largest game file read (docs/limits.md): the largest shipped game is about 17 KB.
+MAX_FILE_BYTES = 1_000_000
+
+
+def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a game file; a missing, unreadable, special or oversized file is a LoadError naming it.
+
+    Only regular files are opened for reading (a FIFO would block, /dev/zero never ends), and
+    at most `limit` bytes are read whatever the file claims its size is.
+    """
     try:
-        return Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                if stat.S_ISDIR(os.fstat(fd).st_mode):
+                    raise _file_error(path, "is a directory, not a game file")
+                raise _file_error(path, "is not a regular file (a device, FIFO or socket): "
+                                  "game files are read only from regular files")
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(limit + 1)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise _file_error(path, "no such file") from None
     except IsADirectoryError:
         raise _file_error(path, "is a directory, not a game file") from None
     except OSError as e:
         raise _file_error(path, f"cannot read: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise _file_error(path, f"is larger than {limit:,} bytes, the limit of a game file "
+                          "(MAX_FILE_BYTES, docs/limits.md)")
+    return data
 
 
 class SourceFile:

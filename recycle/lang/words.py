@@ -16,7 +16,7 @@ EXTENSION_KEYWORDS = frozenset(
      "components", "ply", "clear", "step", "cyclic", "isrun", "atomic", "require", "tiebreak", "override",
      # definitions, conditionals, alternatives, optional and out-of-turn decisions, loops, matches, limits
      "define", "if", "either", "optional", "ask", "while", "match", "matchscore", "limits", "decisions", "steps",
-     "extends",
+     "options", "extends",
      # piles and melds
      "subset", "contains", "meldrules", "rank", "suit", "ace", "low", "high", "both", "around", "wild", "distinct",
      "isset", "ismeld", "melds", "bestmelds", "deadwood", "fits"]

@@ -104,7 +104,7 @@ def test_branching_by_index():
 
 def test_length_and_branching_statistics():
     st = analyze(LEN_RECORDS, game="Toy", direction="max", players=2, seed=42, lineup="RR")
-    assert st["runs"] == {"requested": 3, "normal": 1, "decision_limit": 1, "step_limit": 0, "error": 1,
+    assert st["runs"] == {"requested": 3, "normal": 1, "decision_limit": 1, "step_limit": 0, "option_limit": 0, "error": 1,
                           "used": 1, "used_length": 2, "include_limited": False}
     assert st["errors"] == [{"message": "boom", "run": 2, "game_seed": 1002}]
     le = st["length"]

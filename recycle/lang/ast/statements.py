@@ -273,10 +273,11 @@ class Define(Node):
 
 @attrs.frozen(slots=True)
 class Limits(Node):
-    """`(limits [(decisions N)] [(steps N)])`: this game's own decision and step limits."""
+    """`(limits [(decisions N)] [(steps N)] [(options N)])`: this game's own decision, step and option limits."""
 
     decisions: Expr | None = None
     steps: Expr | None = None
+    options: Expr | None = None
 
 
 @attrs.frozen(slots=True)

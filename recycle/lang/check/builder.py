@@ -44,6 +44,10 @@ class Builder:
         self.expanding: list[str] = []  # the definitions whose bodies are being checked, outermost first
         self.call_notes: list[str] = []  # "in (NAME …) used at L:C", for messages inside a definition's body
         self.used: set[str] = set()  # definitions used at least once
+        # definitions.call: (depth, size) of each body, the depth of the bodies being expanded, forms expanded
+        self.body_shape: dict[str, tuple[int, int]] = {}
+        self.expanded_depth = 0
+        self.expanded_forms = 0
 
     def action(self, sx: SList, scope, in_choice: bool):
         """An action form, by its head (the table of `registry`)."""

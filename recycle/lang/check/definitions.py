@@ -15,14 +15,33 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
-from .base import ANY, Binding, Definition
+from ..reader import MAX_DEPTH, Atom, SList, to_text
+from .base import ANY, Binding, Definition, Fail
 
 if TYPE_CHECKING:
     from .builder import Builder
 
 # What checks a body in the context of its use: (body form, scope) -> node, or (node, type) for a value.
 BodyCheck = Callable[[Any, dict], Any]
+
+# Bounds on expanding definitions (docs/limits.md).  Every use is checked (and compiled) anew, so a
+# chain of uses nests their bodies and two uses of the next definition in each body double the
+# game: the bodies being expanded at once nest at most MAX_DEPTH parentheses together (on top of
+# the use's own depth in the file), and a game expands at most MAX_EXPANDED_FORMS forms in all.
+MAX_EXPANDED_FORMS = 200_000
+
+
+def _shape(sx) -> tuple[int, int]:
+    """(parenthesis depth, number of forms) of an S-expression, without recursion."""
+    depth = size = 0
+    todo = [(sx, 1)]
+    while todo:
+        x, d = todo.pop()
+        size += 1
+        if isinstance(x, SList):
+            depth = max(depth, d)
+            todo.extend((y, d + 1) for y in x.items)
+    return depth, size
 
 
 def define_form(b: Builder, sx: SList) -> A.Define:
@@ -74,16 +93,34 @@ def call(b: Builder, sx: SList, scope: dict, check: BodyCheck) -> tuple[str, tup
     if name in b.expanding:
         circle = " → ".join([*b.expanding[b.expanding.index(name):], name])
         b.fail("definition", f"{name} uses itself ({circle}): a definition cannot be recursive", sx)
+    shape = b.body_shape.get(name)
+    if shape is None:
+        shape = b.body_shape[name] = _shape(d.body)
+    depth, size = shape
+    if b.expanded_depth + depth > MAX_DEPTH:
+        chain = [*b.expanding, name]
+        shown = " → ".join(chain if len(chain) <= 6 else [*chain[:3], "…", *chain[-2:]])
+        b.fail("limit", f"the {len(chain)} definitions used within one another here ({shown}) nest "
+                        f"more than {MAX_DEPTH} parentheses deep once expanded, the nesting limit "
+                        "(MAX_DEPTH, fixed; docs/limits.md)", sx)
+    if b.expanded_forms > MAX_EXPANDED_FORMS:
+        raise Fail()  # reported once, at the use that went over
+    b.expanded_forms += size
+    if b.expanded_forms > MAX_EXPANDED_FORMS:
+        b.fail("limit", f"the uses of definitions expand to more than {MAX_EXPANDED_FORMS:,} forms by this one, "
+                        "the expansion limit (MAX_EXPANDED_FORMS, fixed; docs/limits.md)", sx)
     inner = dict(b.declared)
     for p, span, t in zip(d.params, d.param_spans, types, strict=True):
         inner[p] = Binding(t if t is not ANY else ANY, span)
     b.used.add(name)
     b.expanding.append(name)
+    b.expanded_depth += depth
     b.call_notes.append(f"in ({name} …) used at {sx.span.line}:{sx.span.column}")
     try:
         body = check(d.body, inner)
     finally:
         b.expanding.pop()
+        b.expanded_depth -= depth
         b.call_notes.pop()
     return name, tuple(args), d.params, body
 

@@ -8,8 +8,18 @@ from typing import TYPE_CHECKING
 from ...errors import Span
 from .. import ast as A
 from ..ast import T
-from ..consts import ConstError, board_problem, const_value, declared_values, meld_rules, resolve_teams, walk
-from ..decks import DeckError, expand_deck
+from ..consts import (
+    MAX_PLAYERS,
+    ConstError,
+    board_problem,
+    const_value,
+    declared_values,
+    meld_rules,
+    resolve_teams,
+    too_many_players,
+    walk,
+)
+from ..decks import MAX_CARDS, DeckError, deck_size, expand_deck, too_many_cards
 from ..reader import Atom, SList, to_text
 from . import clauses, definitions
 from .base import ANY, Binding, Fail, Poison, article
@@ -239,22 +249,22 @@ def game(b: Builder, forms: list):
 
 
 PROLOGUE = ("declare", "define", "limits", "extends")
-LIMITS = ("decisions", "steps")
+LIMITS = ("decisions", "steps", "options")
 
 
 def limits_form(b: Builder, sx: SList, scope) -> A.Limits:
-    """`(limits [(decisions N)] [(steps N)])`: this game's decision and step limits, constants of at least 1."""
+    """`(limits [(decisions N)] [(steps N)] [(options N)])`: this game's limits, constants of at least 1."""
     found: dict[str, A.Expr] = {}
     for x in sx.items[1:]:
-        lst = b.need_list(x, "(decisions <int>) or (steps <int>)", sx)
+        lst = b.need_list(x, "(decisions <int>), (steps <int>) or (options <int>)", sx)
         w = b.need_keyword(lst.head if lst.items else None, LIMITS, "a limit", lst)
         b.arity(lst, 2, shape=f"({w} <int>)")
         if w in found:
             b.fail("syntax", f"({w} …) is given twice in {to_text(sx)}", lst)
         found[w] = b.const(lst[1], scope, T.INT, "limits")
     if not found:
-        b.fail("syntax", "(limits …) needs (decisions <int>), (steps <int>) or both", sx)
-    return A.Limits(found.get("decisions"), found.get("steps"), span=sx.span)
+        b.fail("syntax", "(limits …) needs at least one of (decisions <int>), (steps <int>), (options <int>)", sx)
+    return A.Limits(found.get("decisions"), found.get("steps"), found.get("options"), span=sx.span)
 
 
 def declare(b: Builder, sx: SList, scope):
@@ -285,6 +295,19 @@ def scoring_form(b: Builder, sx: SList, scope):
     return A.Scoring(d, main, keys, span=sx.span)
 
 
+def _setup_cards(d, env: dict) -> int:
+    """How many cards a deck clause of setup creates (its repeat counts are constants)."""
+    if isinstance(d, A.Repeat):
+        try:
+            k = const_value(d.count, env)
+        except ConstError:
+            return 0  # reported with the count
+        return max(k, 0) * _setup_cards(d.body, env) if isinstance(k, int) else 0
+    if isinstance(d, A.CreateDeck):
+        return deck_size(d.attributes)
+    return 0
+
+
 def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     """Load-time checks of the constant parts: decks, declares with overrides, player count, teams."""
     for node in walk(game):
@@ -305,7 +328,8 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
             except ConstError as e:
                 b.error("meld", str(e), e.node)
     if game.limits is not None:
-        for which, x in (("decisions", game.limits.decisions), ("steps", game.limits.steps)):
+        lim = game.limits
+        for which, x in (("decisions", lim.decisions), ("steps", lim.steps), ("options", lim.options)):
             v = const_value(x, env) if x is not None else 1
             if not isinstance(v, int) or v < 1:
                 b.error("setup", f"a limit of {which} must be at least 1, but (limits ({which} …)) gives {v}", x)
@@ -316,6 +340,13 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
         return
     if n < 1:
         b.error("setup", f"a game needs at least one player, but (create players …) gives {n}", game.setup.players)
+        return
+    if n > MAX_PLAYERS:
+        b.error("limit", too_many_players(n), game.setup.players)
+        return
+    cards = sum(_setup_cards(d, env) for d in game.setup.decks)
+    if cards > MAX_CARDS:
+        b.error("limit", too_many_cards(cards, "setup creates"), game.setup)
         return
     for node in walk(game):
         if isinstance(node, A.CreateBoard):

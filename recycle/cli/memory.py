@@ -1,0 +1,39 @@
+"""The memory ceiling of a command that plays games: RLIMIT_AS of this process, inherited by its workers.
+
+`recycle run` and `recycle stats` set it before any game is loaded (`--max-memory MB`, default
+options.DEFAULT_MAX_MEMORY_MB; 0 for none).  Worker processes are forked from the command, so
+each of them starts under the same ceiling, counted for each process on its own.  A game that
+needs more stops with a MemoryError: in a worker's game it is that game's `resource` error, in
+the command itself one line naming the ceiling and the flag that raises it.
+"""
+from __future__ import annotations
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on POSIX: no ceiling
+    resource = None  # type: ignore[assignment]
+
+__all__ = ["ceiling_message", "set_memory_ceiling"]
+
+_SET: list[int] = []  # the ceiling set by this process, in MB
+
+
+def set_memory_ceiling(mb: int) -> None:
+    """Lower this process's address-space limit to mb megabytes (0: leave it); never raises it past the hard limit."""
+    if not mb or resource is None:
+        return
+    want = mb * 1024 * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft == resource.RLIM_INFINITY or want < soft:
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    _SET.append(mb)
+
+
+def ceiling_message() -> str:
+    """The one line a command prints when it ran out of memory."""
+    if _SET:
+        return (f"out of memory: the memory ceiling of {_SET[-1]:,} MB per process was reached "
+                "(raise it with --max-memory MB, or 0 for none; docs/limits.md)")
+    return "out of memory"

@@ -13,12 +13,12 @@ from typing import NoReturn
 
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
-from . import check, flow, games, play, replay, run, stats
+from . import check, flow, games, lsp, new, play, replay, run, stats
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 
 # In the order `recycle --help` lists them.
-COMMANDS = (check, run, replay, games, play, flow, stats)
+COMMANDS = (check, run, replay, games, play, flow, stats, new, lsp)
 
 
 class _Parser(argparse.ArgumentParser):

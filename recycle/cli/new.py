@@ -75,7 +75,8 @@ VARIANT = """\
 ;; (setup …) or (scoring …). {base} declares{declares}
 ;; and defines{defines}.
 (game (extends "{base}")
-{first_change})
+{first_change}
+ )
 """
 
 

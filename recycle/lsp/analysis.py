@@ -34,7 +34,7 @@ TOKEN = re.compile(r'(?P<comment>;;[^\n]*)|(?P<text>"[^"\n]*"?)|(?P<open>\()|(?P
 GAME_FORMS = ("declare", "define", "limits", "setup", "scoring", "extends")
 ITEM_FORMS = ("stage", "do", "choice", "optional", "ask", "while", "match", "atomic", "any", "all", "let", "if")
 
-BINDERS = ("any", "all", "let", "filter", "partition", "sum", "max", "min", "ask")
+BINDERS = ("any", "all", "let", "filter", "sum", "max", "min", "ask")
 
 Pos = tuple[int, int]
 
@@ -220,10 +220,10 @@ class Document:
                 for p in node.items[1].items[1:]:
                     if isinstance(p, Tok) and p.text == tok.text:
                         return p
-            for item in node.items:
-                if isinstance(item, Tok) and item.text == tok.text and node.head != "declare" and (
-                        node.head in BINDERS or item is tok):
-                    return item
+            # (any COLL 'V …), (let V 'X …), (sum COLL 'V …), (ask PLAYERS 'V …): the variable stands third
+            bound = node.items[2] if node.head in BINDERS and len(node.items) > 2 else None
+            if isinstance(bound, Tok) and bound.text == tok.text:
+                return bound
             node = node.parent
         for r in self.refs:
             if r.key == ("var", tok.text[1:]) and r.defining:

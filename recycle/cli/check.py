@@ -93,7 +93,7 @@ def _watched(path: Path) -> list[Path]:
 
 
 def _stamp(paths: list[Path]) -> tuple:
-    out = []
+    out: list[tuple[int, int] | None] = []
     for p in paths:
         try:
             st = p.stat()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, LoadError, UsageError
 from ..lang import load_game
+from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
 
 EXIT_OK, EXIT_FAIL = 0, 1
 
@@ -84,8 +85,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _watched(path: Path) -> list[Path]:
     """A game file and the files it builds on (a variant's bases): a change to any of them re-checks it."""
-    from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)`, no pygls needed
-
     try:
         return [Path(d.path) for d in chain(Document(path.read_text("utf-8"), str(path))) if d.path]
     except (OSError, UnicodeDecodeError):

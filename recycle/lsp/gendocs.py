@@ -153,12 +153,8 @@ def render(forms: dict[str, tuple[str, str, str]]) -> str:
              '"""', "from __future__ import annotations", "",
              "# keyword -> (signature, section, first paragraph of the section)",
              "FORMS: dict[str, tuple[str, str, str]] = {"]
-    for w, (sig, sec, para) in forms.items():
-        lines.append(f"    {w!r}: (")
-        lines.append(f"        {sig!r},")
-        lines.append(f"        {sec!r},")
-        lines.append(f"        {para!r},")
-        lines.append("    ),")
+    for w, entry in forms.items():
+        lines.append(f"    {w!r}: {entry!r},")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

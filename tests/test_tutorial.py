@@ -56,3 +56,14 @@ def test_the_tutorial_runs(tmp_path, monkeypatch, capsys):
     summary = json.loads((tmp_path / "corner_stats" / "summary.json").read_text("utf-8"))
     assert summary["game"] == "corner_gin" and summary["runs"]["normal"] == 4 and summary["errors"] == []
     assert (tmp_path / "corner_flow" / "flow.json").is_file()
+
+
+def test_the_mistake_the_tutorial_quotes(tmp_path, monkeypatch, capsys):
+    """The tutorial quotes what `check` says of `(ace round)`: that message, exit 1."""
+    monkeypatch.chdir(tmp_path)
+    text = next(body for kind, info, body in blocks() if info == "file=corner_gin.gdl")
+    (tmp_path / "corner_gin.gdl").write_text(text.replace("(ace around)", "(ace round)"), "utf-8")
+    quoted = re.search(r"``(corner_gin\.gdl:\d+:\d+: error\[lexical\]: [^\n]*?) ``", TUTORIAL.read_text("utf-8"))
+    assert quoted
+    assert main(["check", "corner_gin.gdl"]) == 1
+    assert quoted.group(1) in capsys.readouterr().out

@@ -438,6 +438,8 @@ def completions(docs: list[Document], pos: Pos) -> list[Item]:
         return [Item(n, "field", "storage") for n in sorted(names.get("storage", ()))]
     if node is not None and index == 1 and node.head == "cardatt":
         return [Item(n, "field", "attribute") for n in sorted(names.get("attribute", ()))]
+    if node is not None and index == 1 and node.head == "create":
+        return [Item(k, "keyword", FORMS[k][0]) for k in ("players", "teams", "deck", "board")]
     owner = node is not None and node.parent is not None and (node.head == "game" or (node.head or "")[:1] == "'")
     if owner and index == 1:  # (game |  ('P |: a location's or a storage's kind
         return [Item(k, "keyword", FORMS[k][0] if k in FORMS else "") for k in (*KINDS, *STORAGE)]

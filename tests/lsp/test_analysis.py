@@ -88,6 +88,9 @@ def test_completions_by_place(tmp_path):
     text = "(game\n (setup (create deck (game iloc S) (deck (RANK (A, B)) (SUIT (X, Y)))))\n (do ((set (game str X) (cardatt "
     labels = [i.label for i in An.completions([An.Document(text)], (2, len(text.split("\n")[2])))]
     assert labels == ["RANK", "SUIT"]
+    text = "(game\n (setup (create "
+    assert [i.label for i in An.completions([An.Document(text)], (1, len(text.split("\n")[1])))] == [
+        "players", "teams", "deck", "board"]
     text = "(game\n (do ((move (top ('P "
     labels = {i.label for i in An.completions([An.Document(text)], (1, len(text.split("\n")[1])))}
     assert labels == {"vloc", "iloc", "hloc", "oloc", "mem", "sto", "str", "points", "ply"}

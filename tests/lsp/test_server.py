@@ -183,6 +183,18 @@ def test_a_session_over_stdio(tmp_path):
         shown = [n for n in c.notes if n.get("method") == "window/showMessage"]
         assert shown and "comment" in shown[-1]["params"]["message"]
 
+        # a variant: go to definition of a name its base defines opens the base
+        vpath = tmp_path / "corner.gdl"
+        vtext = '(game (extends "gin_rummy")\n (define (DEADWOOD \'P) (deadwood (HAND \'P) using \'MELDS (game points VALUE))))\n'
+        vpath.write_text(vtext, "utf-8")
+        vuri = vpath.resolve().as_uri()
+        c.notify("textDocument/didOpen",
+                 {"textDocument": {"uri": vuri, "languageId": "recycle", "version": 1, "text": vtext}})
+        assert c.diagnostics(vuri) == []
+        d = c.request("textDocument/definition", {"textDocument": {"uri": vuri}, "position": pos(vtext, "(HAND", 1)})
+        d = d[0] if isinstance(d, list) else d
+        assert d["uri"].endswith("/gin_rummy.gdl")
+
         assert c.request("shutdown", None) is None
         c.notify("exit", None)
         assert c.proc.wait(timeout=TIMEOUT) == 0

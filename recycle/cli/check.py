@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, format_errors
 from ..lang import load_game
+from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
 
 EXIT_OK, EXIT_FAIL = 0, 1
 
@@ -20,6 +22,11 @@ def register(sub) -> None:
     c.add_argument("--max-errors", type=int, default=MAX_SHOWN_ERRORS, metavar="N",
                    help=f"print at most N errors and N warnings per file, then how many more (default "
                         f"{MAX_SHOWN_ERRORS}; 0: all)")
+    c.add_argument("--watch", action="store_true",
+                   help="check again whenever a file (or a base it extends) is saved; print only what changed; "
+                        "Ctrl-C stops")
+    c.add_argument("--interval", type=float, default=0.5, metavar="SECONDS",
+                   help="with --watch: how often to look at the files' times (default 0.5)")
     c.set_defaults(func=cmd_check)
 
 
@@ -37,14 +44,36 @@ def game_files(paths: list[str]) -> list[Path]:
     return out
 
 
+Result = tuple[Path, list[Diagnostic], list[Diagnostic]]
+
+
+def check_file(path: Path) -> Result:
+    try:
+        loaded = load_game(path)
+        return path, [], list(loaded.warnings)
+    except LoadError as e:
+        return path, e.diagnostics, e.warnings
+
+
+def report(result: Result, quiet: bool, n: int | None = MAX_SHOWN_ERRORS) -> str:
+    """What `check` prints for one file: at most n errors and n warnings (None: all), then how many more."""
+    p, errs, warns = result
+    lines = []
+    if errs:
+        lines.append(f"{p}: {len(errs)} error{'s' if len(errs) != 1 else ''}")
+        lines.extend(format_errors(errs, n))
+    else:
+        note = f" ({len(warns)} warning{'s' if len(warns) != 1 else ''})" if warns else ""
+        lines.append(f"{p}: ok{note}")
+    if not quiet:
+        lines.extend(text.replace(" more error", " more warning") for text in format_errors(warns, n))
+    return "\n".join(lines)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    results: list[tuple[Path, list[Diagnostic], list[Diagnostic]]] = []
-    for path in game_files(args.paths):
-        try:
-            loaded = load_game(path)
-            results.append((path, [], list(loaded.warnings)))
-        except LoadError as e:
-            results.append((path, e.diagnostics, e.warnings))
+    if args.watch:
+        return watch(args)
+    results = [check_file(path) for path in game_files(args.paths)]
     n = args.max_errors if args.max_errors > 0 else None
     if args.json:
         print(json.dumps([
@@ -55,15 +84,50 @@ def cmd_check(args: argparse.Namespace) -> int:
             for p, errs, warns in results
         ], indent=2))
     else:
-        for p, errs, warns in results:
-            if errs:
-                print(f"{p}: {len(errs)} error{'s' if len(errs) != 1 else ''}")
-                for text in format_errors(errs, n):
-                    print(text)
-            else:
-                note = f" ({len(warns)} warning{'s' if len(warns) != 1 else ''})" if warns else ""
-                print(f"{p}: ok{note}")
-            if not args.quiet:
-                for text in format_errors(warns, n):
-                    print(text.replace(" more error", " more warning"))
+        for r in results:
+            print(report(r, args.quiet, n))
     return EXIT_OK if all(not errs for _, errs, _ in results) else EXIT_FAIL
+
+
+def _watched(path: Path) -> list[Path]:
+    """A game file and the files it builds on (a variant's bases): a change to any of them re-checks it."""
+    try:
+        return [Path(d.path) for d in chain(Document(path.read_text("utf-8"), str(path))) if d.path]
+    except (OSError, UnicodeDecodeError):
+        return [path]
+
+
+def _stamp(paths: list[Path]) -> tuple:
+    out: list[tuple[int, int] | None] = []
+    for p in paths:
+        try:
+            st = p.stat()
+            out.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Check, then poll the files' times; print a file's report again only when it changed. Ctrl-C: 130."""
+    if args.json:
+        raise UsageError("--watch prints reports as files change; it cannot be combined with --json")
+    if args.interval <= 0:
+        raise UsageError("--interval must be a positive number of seconds")
+    shown: dict[Path, str] = {}
+    stamps: dict[Path, tuple] = {}
+    try:
+        while True:
+            for path in game_files(args.paths):
+                watched = _watched(path)
+                stamp = _stamp(watched)
+                if stamps.get(path) == stamp:
+                    continue
+                stamps[path] = stamp
+                text = report(check_file(path), args.quiet, args.max_errors if args.max_errors > 0 else None)
+                if shown.get(path) != text:
+                    shown[path] = text
+                    print(text, flush=True)
+            time.sleep(args.interval)
+    except KeyboardInterrupt:
+        return 130

@@ -16,14 +16,14 @@ from typing import NoReturn
 
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
-from . import check, flow, games, play, replay, run, stats, tournament
+from . import check, flow, games, lsp, new, play, replay, run, stats, tournament
 from .memory import ceiling_message, set_memory_ceiling
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 EXIT_PIPE = 128 + 13  # SIGPIPE
 
 # In the order `recycle --help` lists them.
-COMMANDS = (check, run, replay, games, play, flow, stats, tournament)
+COMMANDS = (check, run, replay, games, play, flow, stats, tournament, new, lsp)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "max_memory", None):
             set_memory_ceiling(args.max_memory)
         code = args.func(args)
-        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        if not sys.stdout.closed:  # (the language server closes it when it exits)
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)

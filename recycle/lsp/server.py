@@ -1,0 +1,162 @@
+"""The RECYCLE Language Server on pygls: the protocol's side; what the answers say is in analysis.py.
+
+Diagnostics are computed on open and save at once, and on change after a short pause (typing
+quickly checks once).  A document's reading (tokens, names) is kept until its text changes.
+"""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as L
+from pygls.lsp.server import LanguageServer
+
+from ..version import __version__
+from . import analysis as An
+
+DEBOUNCE = 0.25  # seconds of quiet after a change before the file is checked
+SEVERITY = {"error": L.DiagnosticSeverity.Error, "warning": L.DiagnosticSeverity.Warning}
+SYMBOL_KIND = {"stage": L.SymbolKind.Class, "define": L.SymbolKind.Function, "choice": L.SymbolKind.Event,
+               "declare": L.SymbolKind.Variable, "setup": L.SymbolKind.Constructor, "scoring": L.SymbolKind.Property,
+               "limits": L.SymbolKind.Constant}
+ITEM_KIND = {"keyword": L.CompletionItemKind.Keyword, "function": L.CompletionItemKind.Function,
+             "field": L.CompletionItemKind.Field, "variable": L.CompletionItemKind.Variable,
+             "module": L.CompletionItemKind.Module}
+
+
+def uri_path(uri: str) -> str | None:
+    u = urlparse(uri)
+    return unquote(u.path) if u.scheme == "file" else None
+
+
+def path_uri(path: str) -> str:
+    return Path(path).resolve().as_uri()
+
+
+class RecycleServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("recycle-lsp", __version__)
+        self.docs: dict[str, tuple[int | None, An.Document]] = {}
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+
+    def document(self, uri: str) -> An.Document:
+        """The reading of an open document, made again only when its text changed."""
+        td = self.workspace.get_text_document(uri)
+        cached = self.docs.get(uri)
+        if cached is not None and cached[0] == td.version and cached[1].text == td.source:
+            return cached[1]
+        doc = An.Document(td.source, uri_path(uri))
+        self.docs[uri] = (td.version, doc)
+        return doc
+
+    def chain(self, uri: str) -> list[An.Document]:
+        """The document and its bases; a base open in the editor is read as the editor has it."""
+        def read_text(p: Path) -> str:
+            u = path_uri(str(p))
+            if u in self.docs:
+                return self.workspace.get_text_document(u).source
+            return p.read_text("utf-8")
+
+        return An.chain(self.document(uri), read_text)
+
+    def validate(self, uri: str) -> None:
+        self.pending.pop(uri, None)
+        doc = self.document(uri)
+        diags = [L.Diagnostic(range=_range(p.start, p.end), message=p.message, severity=SEVERITY[p.severity],
+                              code=p.cls, source="recycle")
+                 for p in An.diagnose(doc)]
+        self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+
+    def later(self, uri: str) -> None:
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE, self.validate, uri)
+
+
+def _range(start: An.Pos, end: An.Pos) -> L.Range:
+    return L.Range(start=L.Position(line=start[0], character=start[1]),
+                   end=L.Position(line=end[0], character=end[1]))
+
+
+def _location(doc: An.Document, tok: An.Tok) -> L.Location:
+    return L.Location(uri=path_uri(doc.path) if doc.path else "untitled:", range=_range(tok.start, tok.end))
+
+
+def make_server() -> RecycleServer:
+    server = RecycleServer()
+
+    @server.feature(L.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: RecycleServer, params: L.DidOpenTextDocumentParams) -> None:
+        ls.validate(params.text_document.uri)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: RecycleServer, params: L.DidChangeTextDocumentParams) -> None:
+        ls.later(params.text_document.uri)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: RecycleServer, params: L.DidSaveTextDocumentParams) -> None:
+        ls.validate(params.text_document.uri)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: RecycleServer, params: L.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.docs.pop(uri, None)
+        pending = ls.pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        ls.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(L.TEXT_DOCUMENT_HOVER)
+    def hover(ls: RecycleServer, params: L.HoverParams) -> L.Hover | None:
+        pos = (params.position.line, params.position.character)
+        text = An.hover(ls.chain(params.text_document.uri), pos)
+        if text is None:
+            return None
+        return L.Hover(contents=L.MarkupContent(kind=L.MarkupKind.Markdown, value=text))
+
+    @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["(", " ", '"', "'"]))
+    def completion(ls: RecycleServer, params: L.CompletionParams) -> L.CompletionList:
+        pos = (params.position.line, params.position.character)
+        items = [L.CompletionItem(label=i.label, kind=ITEM_KIND[i.kind], detail=i.detail or None)
+                 for i in An.completions(ls.chain(params.text_document.uri), pos)]
+        return L.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(L.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: RecycleServer, params: L.DefinitionParams) -> L.Location | None:
+        pos = (params.position.line, params.position.character)
+        found = An.definition(ls.chain(params.text_document.uri), pos)
+        return _location(*found) if found is not None else None
+
+    @server.feature(L.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: RecycleServer, params: L.ReferenceParams) -> list[L.Location]:
+        pos = (params.position.line, params.position.character)
+        return [_location(d, t) for d, t in An.references(ls.chain(params.text_document.uri), pos)]
+
+    @server.feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: RecycleServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
+        def conv(s: An.Symbol) -> L.DocumentSymbol:
+            return L.DocumentSymbol(name=s.name, kind=SYMBOL_KIND.get(s.kind, L.SymbolKind.Namespace),
+                                    range=_range(s.start, s.end), selection_range=_range(*s.sel),
+                                    children=[conv(c) for c in s.children])
+
+        return [conv(s) for s in An.symbols(ls.document(params.text_document.uri))]
+
+    @server.feature(L.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RecycleServer, params: L.DocumentFormattingParams) -> list[L.TextEdit]:
+        doc = ls.document(params.text_document.uri)
+        text, why = An.format_text(doc)
+        if text is None:
+            ls.window_show_message(L.ShowMessageParams(type=L.MessageType.Warning, message=why))
+            return []
+        if text == doc.text:
+            return []
+        end = (len(doc.lines) - 1, len(doc.lines[-1]))
+        return [L.TextEdit(range=_range((0, 0), end), new_text=text)]
+
+    return server
+
+
+def serve() -> None:
+    make_server().start_io()

@@ -1,0 +1,66 @@
+"""`recycle new` (recycle/cli/new.py): the template and the variants it writes check and play 10 random
+games; an existing file is never overwritten without --force."""
+from __future__ import annotations
+
+import pytest
+
+from recycle.cli import main
+from recycle.lang import load_game
+from recycle.run.batch import BatchSpec, run_batch
+
+
+def play10(path, params=None) -> list:
+    spec = BatchSpec(str(path), params or {}, ("R", "R"), seed=18)
+    records = run_batch(spec, 10, jobs=1)
+    assert [r.error for r in records] == [None] * 10
+    assert all(r.end_reason == "normal" for r in records), [r.end_reason for r in records]
+    return records
+
+
+def test_the_template_checks_and_plays(tmp_path, capsys):
+    assert main(["new", str(tmp_path / "my_first_game")]) == 0
+    path = tmp_path / "my_first_game.gdl"
+    assert f"wrote {path}" in capsys.readouterr().out
+    text = path.read_text("utf-8")
+    assert text.startswith(";; My First Game\n") and "\n;; Players: 2.\n" in text and "Parameters: HANDSIZE" in text
+    loaded = load_game(path)
+    assert loaded.warnings == ()
+    records = play10(path)
+    assert all(sum(r.scores) > 0 for r in records)
+
+
+@pytest.mark.parametrize(("base", "params"), [("gin_rummy", {"TARGET": 1}), ("block_rummy", {})])
+def test_a_variant_of_a_shipped_game_checks_and_plays(tmp_path, base, params):
+    """A variant names its base, lists what it may change, and restates one declare to start from."""
+    path = tmp_path / "mine.gdl"
+    assert main(["new", str(path), "--from", base]) == 0
+    text = path.read_text("utf-8")
+    assert f'(game (extends "{base}")' in text and text.startswith(";; Mine\n")
+    loaded = load_game(path)
+    assert loaded.game.base == base
+    play10(path, params)
+
+
+def test_a_variant_of_a_local_file(tmp_path):
+    main(["new", str(tmp_path / "base")])
+    assert main(["new", str(tmp_path / "child"), "--from", str(tmp_path / "base.gdl")]) == 0
+    text = (tmp_path / "child.gdl").read_text("utf-8")
+    assert '(game (extends "base.gdl")' in text and "(declare 3 'HANDSIZE)" in text
+    assert load_game(tmp_path / "child.gdl").game.base == "base.gdl"
+    play10(tmp_path / "child.gdl")
+
+
+def test_never_overwrites_without_force(tmp_path, capsys):
+    path = tmp_path / "keep.gdl"
+    path.write_text(";; mine\n", "utf-8")
+    assert main(["new", str(path)]) == 2
+    assert "exists" in capsys.readouterr().err and "--force" not in path.read_text("utf-8")
+    assert path.read_text("utf-8") == ";; mine\n"
+    assert main(["new", str(path), "--force"]) == 0
+    assert path.read_text("utf-8").startswith(";; Keep\n")
+
+
+def test_an_unknown_base_is_a_usage_error(tmp_path, capsys):
+    assert main(["new", str(tmp_path / "x"), "--from", "no_such_game"]) == 2
+    assert "no_such_game" in capsys.readouterr().err
+    assert not (tmp_path / "x.gdl").exists()

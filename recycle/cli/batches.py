@@ -1,4 +1,6 @@
-"""What the commands that play batches share: opening the game, the progress bar, the output folder."""
+"""What the commands that play batches share: opening the game, the output folder (refused when not empty,
+--force, --resume), and playing the batch into it game by game with the progress bar, stopping cleanly on
+SIGINT/SIGTERM or a dying worker (docs/results.md)."""
 from __future__ import annotations
 
 import argparse
@@ -17,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import UsageError
 from ..lang import library
-from ..run.batch import BatchSpec, WorkerDied, iter_batch, new_seed, parse_lineup, run_batch
+from ..run.batch import BatchSpec, WorkerDied, iter_batch, new_seed, parse_lineup
 from ..run.output import TEMP_MARK, OutFolder, OutputError
 from ..run.records import RunRecord
 from ..run.session import GameSession
@@ -37,21 +39,6 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     return sess, spec
 
 
-def play_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace,
-               label: str | None = None) -> tuple[list[RunRecord], float]:
-    """Run the batch with a progress bar (unless quiet or JSON); returns (records, elapsed seconds)."""
-    show = not (args.quiet or args.json) and args.n > 0 and sys.stderr.isatty()
-    t0 = time.perf_counter()
-    if show:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), transient=True) as prog:
-            task = prog.add_task(label or sess.name, total=args.n)
-            records = run_batch(spec, args.n, args.jobs, lambda k: prog.advance(task, k), session=sess)
-    else:
-        records = run_batch(spec, args.n, args.jobs, session=sess)
-    return records, time.perf_counter() - t0
-
-
 def note_replaced(out: Path, names: Iterable[str]) -> None:
     """Say which files of an earlier run in `out` are about to be replaced (never silently)."""
     if not out.is_dir():
@@ -63,16 +50,6 @@ def note_replaced(out: Path, names: Iterable[str]) -> None:
     if clash:
         shown = ", ".join(clash[:8]) + (f" and {len(clash) - 8} more" if len(clash) > 8 else "")
         print(f"note: --out {out}: replacing {shown} from an earlier run", file=sys.stderr)
-
-
-def make_out(out: Path) -> None:
-    """Create the --out folder before the batch, so that a bad folder does not cost the user the whole run."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
 
 
 # ---------------------------------------------------------------- game-by-game output, interrupts, resume
@@ -236,10 +213,10 @@ def run_identity(command: str, sess: GameSession, spec: BatchSpec, n: int) -> di
     return json.loads(json.dumps(ident))
 
 
-WHAT = {"game_sha256": "the game file (its SHA-256 differs)", "params": "--param", "lineup": "--players",
+WHAT = {"game_sha256": "game file (its SHA-256 differs)", "params": "--param", "lineup": "--players",
         "seed": "--seed", "games": "-n", "max_decisions": "--max-decisions", "max_idle_steps": "--max-steps",
-        "transcripts": "--transcripts", "rotate": "--rotate", "ai_budget": "--ai-budget", "estimates": "the players",
-        "game": "the game"}
+        "transcripts": "--transcripts", "rotate": "--rotate", "ai_budget": "--ai-budget", "estimates": "player kinds",
+        "game": "game"}
 
 
 def check_identity(out: Path, state: dict, ident: dict) -> None:

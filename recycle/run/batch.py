@@ -8,6 +8,11 @@ in run order.
 The game is read and compiled once per process: the parent's session plays the
 runs itself with one job; with several, each worker process compiles the text
 the parent read (never the file again) once, when it starts.
+
+Workers are plain processes with one pipe each (not a shared-queue pool): a worker
+killed while sending its results cuts only its own pipe, so its death is seen and
+reported (WorkerDied) instead of blocking the batch; workers ignore Ctrl-C (the
+parent decides what to keep), end on SIGTERM, and get SIGTERM when the parent dies.
 """
 from __future__ import annotations
 

@@ -69,14 +69,17 @@ def add_output_options(p: argparse.ArgumentParser, command: str) -> None:
     for action in p._actions:
         if action.dest == "out":
             action.type = out_folder
+            action.help = ("write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here, game by "
+                           "game as they finish; a new or empty folder (see --force and --resume)")
+    own = ("games.csv, decisions.csv, results.csv, summary.json, transcripts/run-*.jsonl" if command == "run" else
+           "those of `recycle run`, the statistics files, flow diagrams and plots")
     p.add_argument("--resume", action="store_true",
                    help=f"finish an interrupted `recycle {command}` in the --out folder: the games it kept stay, the "
                         "others are played; the files end byte-identical to an uninterrupted run (the game file, "
                         "--param, --players, -n and limits must be the same; the seed is the one recorded)")
     p.add_argument("--force", action="store_true",
-                   help="write into a --out folder that is not empty: the files this command writes there "
-                        "(tables, summary.json, transcripts/run-*.jsonl, plots, ...) are removed first, any other "
-                        "file is left alone")
+                   help=f"write into a --out folder that is not empty: the files this command writes there ({own})"
+                        " are removed first, any other file is left alone; symlinks are removed, never followed")
 
 
 class Stopped(BaseException):

@@ -166,6 +166,22 @@ def test_a_dying_worker_stops_the_run_cleanly_and_it_resumes(tmp_path, reference
     resume_and_compare(out, reference, kept)
 
 
+def test_kill_9_of_the_run_leaves_no_worker_and_a_resumable_folder(tmp_path, reference):
+    out = tmp_path / "out"
+    proc, workers = start_and_stop(out, "SIGKILL")
+    assert proc.returncode == -signal.SIGKILL
+    t0 = time.monotonic()
+    while not all(gone(w) for w in workers) and time.monotonic() - t0 < 10:
+        time.sleep(0.1)
+    assert all(gone(w) for w in workers)  # the kernel ended them with their parent
+    doc = json.loads((out / "summary.json").read_text())
+    assert doc["complete"] is False and doc["games_kept"] < BIG
+    proc2 = subprocess.run(run_cmd("--out", str(out), "--resume"), capture_output=True, text=True, env=env(),
+                           cwd=out.parent, timeout=300)
+    assert proc2.returncode == 0, proc2.stderr
+    assert fingerprint(out) == reference
+
+
 # ---------------------------------------------------------------- in this process
 
 
@@ -196,6 +212,15 @@ def test_sigint_in_process_then_resume(tmp_path, monkeypatch, capsys):
     monkeypatch.undo()
     assert main(small(out, "--resume")) == 0
     assert fingerprint(out) == fingerprint(ref)
+
+
+def test_sigint_without_out_says_nothing_was_written(monkeypatch, capsys):
+    interrupt_at(monkeypatch, 2)
+    assert main(["run", DEAL_N, "-n", "8", "--seed", "3", "-q"]) == 130
+    out, err = capsys.readouterr()
+    assert err.strip().splitlines()[-1] == ("interrupted by SIGINT: 2 of 8 games were played; "
+                                             "nothing written (no --out)")
+    assert out == ""
 
 
 def check_small(out: Path, kept: int, asked: int) -> bool:

@@ -139,6 +139,10 @@ def resume_and_compare(out: Path, reference: dict, kept: int) -> None:
     assert fingerprint(out) == reference
 
 
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in Linux /proc")
+
+
+@needs_proc
 @pytest.mark.parametrize("how, code", [("SIGINT", 130), ("SIGTERM", 143)])
 def test_signal_keeps_finished_games_and_resume_finishes_byte_for_byte(tmp_path, reference, how, code):
     out = tmp_path / "out"
@@ -154,6 +158,7 @@ def test_signal_keeps_finished_games_and_resume_finishes_byte_for_byte(tmp_path,
     resume_and_compare(out, reference, kept)
 
 
+@needs_proc
 def test_a_dying_worker_stops_the_run_cleanly_and_it_resumes(tmp_path, reference):
     out = tmp_path / "out"
     proc, workers = start_and_stop(out, "worker")
@@ -166,6 +171,7 @@ def test_a_dying_worker_stops_the_run_cleanly_and_it_resumes(tmp_path, reference
     resume_and_compare(out, reference, kept)
 
 
+@needs_proc
 def test_kill_9_of_the_run_leaves_no_worker_and_a_resumable_folder(tmp_path, reference):
     out = tmp_path / "out"
     proc, workers = start_and_stop(out, "SIGKILL")

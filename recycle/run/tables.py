@@ -225,7 +225,8 @@ class BatchTables:
         """The files written, for summary.json (transcripts in run order)."""
         names = list(TABLES)
         if self.tdir is not None:
-            names += [f"transcripts/{n}" for n in self.tdir.names() if TRANSCRIPT_RE.fullmatch(n)]
+            runs = sorted(int(m.group(1)) for n in self.tdir.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
+            names += [f"transcripts/{transcript_name(r)}" for r in runs]
         return names
 
     def finish(self) -> None:

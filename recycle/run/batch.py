@@ -163,7 +163,7 @@ def _worker_main(conn: Connection, source: SourceFile, params: dict, parent: int
 class _Worker:
     proc: BaseProcess
     conn: Connection
-    task: int | None = None  # the first run of the chunk it is playing
+    tasks: list[int] = attrs.Factory(list)  # the first run of each chunk sent to it, in the order sent
 
 
 def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession | None = None,
@@ -201,21 +201,26 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
             workers.append(_Worker(proc, mine))
         done: dict[int, list[RunRecord]] = {}
         submitted = 0
-        window = jobs * 4  # chunks finished out of order, at most
+        window = jobs * 4  # chunks sent or finished out of order, at most
+
+        def in_flight() -> int:
+            return sum(len(w.tasks) for w in workers)
+
         next_start = runs.start
         while next_start < runs.stop:
             for w in workers:
-                if w.task is None and submitted < len(starts) and len(done) < window:
+                # two chunks each: the next one waits in the pipe while the parent writes files
+                while len(w.tasks) < 2 and submitted < len(starts) and len(done) + in_flight() < window:
                     a = starts[submitted]
-                    w.task = a
+                    w.tasks.append(a)
                     submitted += 1
                     with contextlib.suppress(OSError):  # if it died, its sentinel says so below
                         w.conn.send((spec, list(range(a, min(runs.stop, a + chunk)))))
-            ready = set(mp_wait([w.conn for w in workers if w.task is not None]
+            ready = set(mp_wait([w.conn for w in workers if w.tasks]
                                 + [w.proc.sentinel for w in workers], timeout=0.1))
             for w in workers:
                 died = False
-                if w.task is not None and w.conn in ready:
+                if w.tasks and w.conn in ready:
                     try:
                         kind, value = w.conn.recv()
                     except (EOFError, OSError):  # killed while sending: the message is cut
@@ -223,8 +228,7 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
                     else:
                         if kind == "bug":
                             raise RuntimeError(f"a worker process failed:\n{value}")
-                        done[w.task] = value
-                        w.task = None
+                        done[w.tasks.pop(0)] = value
                         continue
                 if died or w.proc.sentinel in ready:
                     w.proc.join(1)
@@ -233,8 +237,8 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
                         recs = done.pop(next_start)
                         yield from recs
                         next_start += len(recs)
-                    what = (f" while playing runs {w.task}..{min(runs.stop, w.task + chunk) - 1}"
-                            if w.task is not None else "")
+                    what = (f" while playing runs {w.tasks[0]}..{min(runs.stop, w.tasks[0] + chunk) - 1}"
+                            if w.tasks else "")
                     raise WorkerDied(f"error: a worker process died ({_death(w.proc)}){what}")
             while next_start in done:
                 recs = done.pop(next_start)

@@ -10,18 +10,32 @@ from rich.table import Table
 
 from ..analysis.summary import run_summary
 from ..errors import UsageError
-from ..run.tables import write_core_files
+from ..run.tables import BatchTables
 from ..version import __version__
-from .batches import make_out, note_replaced, open_batch, play_batch
+from .batches import (
+    RUN_FILES,
+    add_output_options,
+    check_identity,
+    open_batch,
+    open_out,
+    recorded_seed,
+    run_identity,
+    stream_batch,
+)
 from .options import SEED_HELP, add_ai_options, add_batch_options
 
 
 def register(sub) -> None:
     """Add `run` to the CLI's subcommands."""
     r = sub.add_parser("run", help="play N seeded games and summarise them",
-                       description="Play N seeded games with the given players and print a summary. " + SEED_HELP + ".")
+                       description="Play N seeded games with the given players and print a summary. " + SEED_HELP
+                       + ". With --out, each game is added to the files as it finishes (in run order), so Ctrl-C "
+                       "(exit 130), SIGTERM (exit 143) or a worker that dies (exit 1) keeps every finished game; "
+                       "summary.json says whether the run is complete, and --resume finishes it, byte for byte as "
+                       "an uninterrupted run. A --out folder that is not empty is refused unless --force.")
     add_batch_options(r, 100)
     add_ai_options(r)
+    add_output_options(r, "run")
     r.set_defaults(func=cmd_run)
 
 
@@ -60,29 +74,61 @@ def print_run_table(summary: dict) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.out is None and (args.resume or args.force):
+        raise UsageError("--resume and --force apply to an --out folder: give --out DIR")
+    if args.resume and args.seed is None:
+        args.seed = recorded_seed(args.out)
     sess, spec = open_batch(args)
+    folder, tables, kept = None, None, []
     if args.out is not None:
-        note_replaced(args.out, ["games.csv", "decisions.csv", "results.csv", "summary.json"])
-        make_out(args.out)
-    if not args.json:
-        print(f"{sess.name}: {args.n} games, seed {spec.seed}, players {' '.join(spec.lineup)}"
-              + (f", {args.jobs} jobs" if args.jobs > 1 else ""), file=sys.stderr)
-    records, elapsed = play_batch(sess, spec, args)
-    summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed)
-    if args.out is not None:
-        full = {
-            "format": "recycle-run", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
-            "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed, "interpreter": __version__,
-            "params": {"declares": spec.params, "max_decisions": spec.max_decisions,
-                       "max_idle_steps": spec.max_idle_steps, "games": args.n, "transcripts": spec.transcript_level},
-            "summary": {k: v for k, v in summary.items() if k not in ("elapsed_s", "games_per_s", "decisions_per_s")},
-            "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"],
-                       "decisions_per_s": summary["decisions_per_s"], "jobs": args.jobs},
-        }
+        folder, state = open_out(args.out, args, "run", RUN_FILES)
+        ident = run_identity("run", sess, spec, args.n)
+        tables = BatchTables(folder, sess.name, sess.prog.direction, ident, args.n,
+                             {"format": "recycle-run", "version": 1, "game": sess.name, "seed": spec.seed})
         try:
-            write_core_files(args.out, sess.name, records, sess.prog.direction, full)
+            if state is not None:
+                check_identity(args.out, state, ident)
+                kept = tables.resume(state)
+            else:
+                tables.start()
         except OSError as e:
             raise UsageError(f"--out {args.out}: cannot write the results ({e.strerror or e})") from None
+    if not args.json:
+        print(f"{sess.name}: {args.n} games, seed {spec.seed}, players {' '.join(spec.lineup)}"
+              + (f", {args.jobs} jobs" if args.jobs > 1 else "")
+              + (f"; resuming after {len(kept)} kept games" if args.resume else ""), file=sys.stderr)
+    try:
+        outcome = stream_batch(sess, spec, args, kept, tables)
+        records, elapsed = outcome.records, outcome.elapsed
+        summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed)
+        if folder is not None and tables is not None:
+            full = {
+                "format": "recycle-run", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
+                "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed,
+                "interpreter": __version__,
+                "complete": outcome.complete, "games_kept": len(records), "games_asked": args.n,
+                "params": {"declares": spec.params, "max_decisions": spec.max_decisions,
+                           "max_idle_steps": spec.max_idle_steps, "games": args.n,
+                           "transcripts": spec.transcript_level},
+                "summary": {k: v for k, v in summary.items()
+                            if k not in ("elapsed_s", "games_per_s", "decisions_per_s")},
+                "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"],
+                           "decisions_per_s": summary["decisions_per_s"], "jobs": args.jobs},
+                "files": [*tables.files(), "summary.json"],
+            }
+            folder.write_atomic("summary.json", json.dumps(full, indent=2) + "\n", sync=True)
+            if outcome.complete:
+                tables.finish()
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: cannot write the results ({e.strerror or e})") from None
+    finally:
+        if tables is not None:
+            tables.close()
+        if folder is not None:
+            folder.close()
+    if not outcome.complete:
+        print(outcome.stop_line(args.out, args.n), file=sys.stderr)
+        return outcome.exit_code()
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -13,10 +13,12 @@ import json
 import sys
 from pathlib import Path
 
+import attrs
+
 from ..analysis.summary import format_summary
 from ..errors import UsageError
-from .batches import note_replaced
-from .flow import categories_line, default_out, flow_names
+from .batches import add_output_options, recorded_seed
+from .flow import categories_line, default_out
 from .heuristics import HEURISTIC_GAMES, cmd_stats_heuristics
 from .options import (
     SEED_HELP,
@@ -27,7 +29,7 @@ from .options import (
     graph_formats,
     positive,
 )
-from .statsbatch import STATS_FILES, open_batch_ai, playing_level, plot_names, stats_batch
+from .statsbatch import open_batch_ai, playing_level, stats_batch
 
 PLOT_FORMATS = ("png", "svg", "pdf")
 
@@ -40,13 +42,18 @@ def register(sub) -> None:
                     "(length, branching, win rates with 95% intervals, ties, information categories, timing), "
                     "branching_by_index.csv, seats.csv, heuristics.json/.csv, the card-flow diagrams of run 0 "
                     "(flow.*) and of the batch (flow-aggregate.*), and the plots branching, length, scores and "
-                    "winrate. Seeds: " + SEED_HELP + ".")
+                    "winrate. Seeds: " + SEED_HELP + ". Games are added to the tables and transcripts/ as they "
+                    "finish: Ctrl-C (exit 130), SIGTERM (exit 143) or a worker that dies (exit 1) keeps them, "
+                    "summary.json says the run is not complete, and --resume finishes it, byte for byte as an "
+                    "uninterrupted run.")
     add_batch_options(s, 100)
+    add_output_options(s, "stats")
     s.set_defaults(out=None)
     for action in s._actions:  # the folder has a default here, and transcripts are written into it
         if action.dest == "out":
-            action.help = ("output folder (default ./stats-<game>); files of an earlier run there are replaced, "
-                           "with a note saying which")
+            action.help = ("output folder (default ./stats-<game>); it must be empty or new, unless --force "
+                           "(this command's files there are replaced) or --resume (an interrupted run there is "
+                           "finished)")
         elif action.dest == "json":
             action.help = "print summary.json instead of the text summary"
     s.add_argument("--include-limited", action="store_true",
@@ -96,16 +103,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
     sess, spec = open_batch_ai(args)
     args.out = wanted_out
     out = default_out(args, "stats", sess.name)
+    if args.resume and args.seed is None and (seed := recorded_seed(out)) is not None:
+        args.seed = seed
+        spec = attrs.evolve(spec, seed=seed)
     if not args.json:
         print(f"{sess.name}: {args.n} games, seed {spec.seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None else "")
               + f", players {' '.join(spec.lineup)}" + (" rotated" if spec.rotate else "")
-              + (f", {args.jobs} jobs" if args.jobs > 1 else ""),
+              + (f", {args.jobs} jobs" if args.jobs > 1 else "")
+              + ("; resuming" if args.resume else ""),
               file=sys.stderr)
-    note_replaced(out, STATS_FILES + ["lead.csv", "spread.csv"] + flow_names("flow", args.flow_formats)
-                   + flow_names("flow-aggregate", args.flow_formats)
-                   + [f"{p}.{f}" for p in plot_names() for f in args.plot_formats])
-    b = stats_batch(args, sess, spec, out, user_level, flow=True, random_heuristics=True)
+    b = stats_batch(args, sess, spec, out, user_level, flow=True, random_heuristics=True, command=True)
+    outcome = b["outcome"]
+    if not outcome.complete:
+        print(outcome.stop_line(out, args.n), file=sys.stderr)
+        return outcome.exit_code()
     doc, stats, info, heur, files, timing = b["doc"], b["stats"], b["info"], b["heur"], b["files"], b["timing"]
 
     if args.json:

@@ -5,6 +5,8 @@ import argparse
 import json
 import shutil
 import sys
+import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
 import attrs
@@ -20,13 +22,23 @@ from ..analysis.summary import (
 )
 from ..errors import RecycleError
 from ..players import registry
-from ..run.batch import run_batch
-from ..run.tables import write_core_files
+from ..run.batch import WorkerDied, iter_batch, play_run, run_batch
+from ..run.output import STAGING, OutFolder
+from ..run.records import RunRecord
+from ..run.tables import BatchTables
 from ..run.transcript import dumps
 from ..version import __version__
 from ..visualize import plots
-from .batches import open_batch, play_batch
-from .flow import events_of, first_error_text, new_flow, relative, write_flow_files
+from .batches import (
+    RUN_FILES,
+    check_identity,
+    clear_own_files,
+    open_batch,
+    open_out,
+    run_identity,
+    stream_batch,
+)
+from .flow import events_of, first_error_text, flow_names, new_flow, relative, write_flow_files
 
 # Above this many games, stats plays the batch at the transcript level the user chose and
 # builds the aggregated flow from runs 0 .. FLOW_GAMES-1 only (replayed at level `full`), so
@@ -78,41 +90,99 @@ def open_batch_ai(args):
     return sess, spec
 
 
+def stats_own_files(args) -> list[str]:
+    """The names `recycle stats` writes at the top of its folder (what --force may remove there)."""
+    plot_formats = sorted(set(args.plot_formats) | {"png", "svg", "pdf"})
+    flow_formats = sorted(set(args.flow_formats))
+    return [*RUN_FILES, *STATS_FILES, "lead.csv", "spread.csv", *flow_names("flow", flow_formats),
+            *flow_names("flow-aggregate", flow_formats), *(f"{p}.{f}" for p in plot_names() for f in plot_formats)]
+
+
 def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, random_heuristics: bool,
-                 label: str | None = None) -> dict:
+                label: str | None = None, command: bool = False) -> dict:
     """Play one batch and write its files into `out` (the body of `recycle stats`): core CSVs, summary.json,
     branching_by_index.csv, seats.csv, lead.csv and spread.csv when the batch has estimates, heuristics files
-    of an all-random batch (`random_heuristics`), the flow diagrams (`flow`) and the plots."""
+    of an all-random batch (`random_heuristics`), the flow diagrams (`flow`) and the plots.
+
+    The games are added to the tables and transcripts/ as they finish (recycle.run.tables.BatchTables);
+    the files computed from the whole batch are written at the end.  With `command` (the `recycle stats`
+    command itself) the folder is checked as --force/--resume say, and a batch stopped by a signal or a
+    dying worker returns {"outcome": ...} with nothing but the kept games written; otherwise (a batch of
+    --heuristics) this command's earlier files in `out` are replaced and a stop is an error.
+    """
     lineup = "".join(spec.lineup)
     all_random = all(c == "R" for c in spec.lineup)
+    own = stats_own_files(args)
+    if command:
+        folder, state = open_out(out, args, "stats", own)
+    else:
+        folder, state = OutFolder.open(out), None
+        clear_own_files(folder, own)
+    with ExitStack() as stack:
+        stack.callback(folder.close)
+        ident = {**run_identity("stats", sess, spec, args.n), "transcripts": user_level}
+        tables = BatchTables(folder, sess.name, sess.prog.direction, ident, args.n,
+                             {"format": "recycle-analytics", "version": 1, "game": sess.name, "seed": spec.seed})
+        stack.callback(tables.close)
+        try:
+            if state is not None:
+                check_identity(out, state, ident)
+                kept = tables.resume(state)
+            else:
+                tables.start()
+                kept = []
+        except OSError as e:
+            raise RecycleError(f"error: cannot write into {out}: {e}") from None
+        return _stats_batch(args, sess, spec, out, folder, tables, kept, user_level, lineup, all_random,
+                            flow=flow, random_heuristics=random_heuristics, label=label, command=command)
 
-    # play: the batch itself (progress bar, --jobs) ...
-    bargs = argparse.Namespace(**{**vars(args), "out": None})
-    records, elapsed = play_batch(sess, spec, bargs, label)
-    # ... and the full events the flow diagrams need (the batch's own when it was played at `full`)
-    fb_all, run0, run0_full = None, None, None
-    if flow:
-        if spec.transcript_level == "full":
-            flow_records = records
-        else:
-            full = attrs.evolve(spec, transcript_level="full")
-            flow_records = run_batch(full, min(args.n, FLOW_GAMES), args.jobs, session=sess)
-            if not args.json:
-                print(f"note: flow-aggregate and the information categories use the first {len(flow_records)} "
-                      f"of {args.n} games", file=sys.stderr)
-        fb_all = new_flow(sess, spec)
-        for rec in flow_records:
-            if rec.end_reason != "error":
-                fb_all.add_run(events_of(rec), seed=rec.game_seed)
-        run0 = flow_records[0] if flow_records else None
-        if run0 is not None:
-            assert run0.transcript is not None  # played at `full`
-            run0_full = list(run0.transcript)
-        # transcripts as the user asked; run 0, drawn in flow.*, is always kept at `full`
-        for rec in records:
+
+def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: list, user_level: str,
+                 lineup: str, all_random: bool, *, flow: bool, random_heuristics: bool, label: str | None,
+                 command: bool) -> dict:
+    full_spec = attrs.evolve(spec, transcript_level="full")
+    played_full = spec.transcript_level == "full"
+    fb_all = new_flow(sess, spec) if flow else None
+    run0: RunRecord | None = None  # run 0 at level `full`: drawn in flow.*, its transcript always kept whole
+
+    def flow_add(rec: RunRecord) -> None:
+        if fb_all is not None and rec.end_reason != "error" and rec.run < FLOW_GAMES:
+            fb_all.add_run(events_of(rec), seed=rec.game_seed)
+
+    if kept:  # resumed: the flow of the kept games is played again (at `full`; their files stay as they are)
+        run0 = play_run(sess, full_spec, 0)
+        if played_full:
+            for rec in iter_batch(full_spec, range(min(len(kept), FLOW_GAMES)), args.jobs, sess):
+                flow_add(rec)
+
+    def on_record(rec: RunRecord) -> None:
+        nonlocal run0
+        if rec.run == 0:
+            run0 = (attrs.evolve(rec, transcript=list(rec.transcript or [])) if played_full
+                    else play_run(sess, full_spec, 0))
+        if played_full:
+            flow_add(rec)
             rec.transcript = reduce_transcript(rec.transcript, user_level) if rec.transcript else None
-        if records:
-            records[0].transcript = run0_full
+        if rec.run == 0:
+            assert run0 is not None and run0.transcript is not None  # played at `full`
+            rec.transcript = list(run0.transcript)
+
+    bargs = argparse.Namespace(**{**vars(args), "out": None})
+    outcome = stream_batch(sess, spec, bargs, kept, tables, on_record, label)
+    if not outcome.complete:
+        if command:
+            return {"outcome": outcome}
+        if outcome.died:
+            raise WorkerDied(outcome.died)
+        raise KeyboardInterrupt
+    records, elapsed = outcome.records, outcome.elapsed
+    if fb_all is not None and not played_full:
+        flow_records = run_batch(full_spec, min(args.n, FLOW_GAMES), args.jobs, session=sess)
+        if not args.json:
+            print(f"note: flow-aggregate and the information categories use the first {len(flow_records)} "
+                  f"of {args.n} games", file=sys.stderr)
+        for rec in flow_records:
+            flow_add(rec)
         del flow_records
 
     teams = [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
@@ -129,52 +199,65 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
     timing = {**timing_stats(records, elapsed), "jobs": args.jobs}
 
     def document(files):
-        return summary_document(stats, game_sha256=sess.sha256, players=sess.n_players, lineup=lineup,
-                                          rotate=spec.rotate, seed=spec.seed, interpreter=__version__,
-                                          params=params, information=info, timing=timing, files=files)
+        doc = summary_document(stats, game_sha256=sess.sha256, players=sess.n_players, lineup=lineup,
+                               rotate=spec.rotate, seed=spec.seed, interpreter=__version__,
+                               params=params, information=info, timing=timing, files=files)
+        return {**doc, "complete": True, "games_kept": len(records), "games_asked": args.n}
 
     heur = None
     try:
-        files = list(write_core_files(out, sess.name, records, sess.prog.direction, document([])))
-        files.remove("summary.json")
-        write_branching_csv(out / "branching_by_index.csv", sess.name, sess.n_players, lineup,
-                                      branching_by_index(records))
-        write_seats_csv(out / "seats.csv", sess.name, sess.n_players, lineup, stats)
-        files += ["branching_by_index.csv", "seats.csv"]
-        if spec.estimates:
-            files += write_estimate_csvs(out, sess.name, sess.n_players, records)
-        if random_heuristics and all_random:
-            heur = heuristics(records, players=sess.n_players, seed=spec.seed,
-                                        has_shuffle_and_choice=has_shuffle_and_choice(sess.prog.game),
-                                        include_limited=args.include_limited, bootstrap=args.bootstrap)
-            heur["note"] = ("from the all-random batch; MeaningfulMoves, Drama, Decisiveness, Coolness, Security, "
-                            "Clarity, Stability and Order are not_applicable here: they need a searching player's "
-                            "estimates (recycle stats --heuristics)")
-            files += write_heuristics(out, heur, game=sess.name, players=sess.n_players)
-        elif random_heuristics and not args.json:
-            print("note: heuristics skipped: they are computed from an all-random batch "
-                  "(or with --heuristics)", file=sys.stderr)
-        flow_files = []
-        if flow and run0 is not None and run0.end_reason != "error":
-            fb0 = new_flow(sess, spec)
-            assert run0_full is not None  # copied with run0
-            fb0.add_run((json.loads(line) for line in run0_full), seed=run0.game_seed)
-            flow_files += write_flow_files(fb0, out / "flow", args.flow_formats)
-        elif flow and run0 is not None:
-            print(f"note: flow.* not drawn: run 0 ended with an error ({first_error_text([run0])})",
-                  file=sys.stderr)
-        if fb_all is not None and fb_all.runs:
-            # without Graphviz the notice is printed once (by the first diagram), not once per diagram
-            formats = args.flow_formats if (shutil.which("dot") or not flow_files) else ()
-            flow_files += write_flow_files(fb_all, out / "flow-aggregate", formats)
-        files += relative(flow_files, out)
-        plot_files, _notes = plots.write_plots(records, out, game=sess.name, players=sess.n_players, seed=spec.seed,
-                                               formats=args.plot_formats, include_limited=args.include_limited,
-                                               direction=sess.prog.direction, print_notes=not args.json)
-        files += relative(plot_files, out)
+        # The files computed from the whole batch are drawn by libraries that take paths: into a private
+        # staging folder first, then moved into `out` one by one (never through a symlink there).
+        staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=out))
+        try:
+            files = tables.files()
+            made = []
+            write_branching_csv(staging / "branching_by_index.csv", sess.name, sess.n_players, lineup,
+                                branching_by_index(records))
+            write_seats_csv(staging / "seats.csv", sess.name, sess.n_players, lineup, stats)
+            made += ["branching_by_index.csv", "seats.csv"]
+            if spec.estimates:
+                made += write_estimate_csvs(staging, sess.name, sess.n_players, records)
+            if random_heuristics and all_random:
+                heur = heuristics(records, players=sess.n_players, seed=spec.seed,
+                                  has_shuffle_and_choice=has_shuffle_and_choice(sess.prog.game),
+                                  include_limited=args.include_limited, bootstrap=args.bootstrap)
+                heur["note"] = ("from the all-random batch; MeaningfulMoves, Drama, Decisiveness, Coolness, "
+                                "Security, Clarity, Stability and Order are not_applicable here: they need a "
+                                "searching player's estimates (recycle stats --heuristics)")
+                made += write_heuristics(staging, heur, game=sess.name, players=sess.n_players)
+            elif random_heuristics and not args.json:
+                print("note: heuristics skipped: they are computed from an all-random batch "
+                      "(or with --heuristics)", file=sys.stderr)
+            flow_files = []
+            if flow and run0 is not None and run0.end_reason != "error":
+                fb0 = new_flow(sess, spec)
+                assert run0.transcript is not None  # played at `full`
+                fb0.add_run((json.loads(line) for line in run0.transcript), seed=run0.game_seed)
+                flow_files += write_flow_files(fb0, staging / "flow", args.flow_formats)
+            elif flow and run0 is not None:
+                print(f"note: flow.* not drawn: run 0 ended with an error ({first_error_text([run0])})",
+                      file=sys.stderr)
+            if fb_all is not None and fb_all.runs:
+                # without Graphviz the notice is printed once (by the first diagram), not once per diagram
+                formats = args.flow_formats if (shutil.which("dot") or not flow_files) else ()
+                flow_files += write_flow_files(fb_all, staging / "flow-aggregate", formats)
+            made += relative(flow_files, staging)
+            plot_files, _notes = plots.write_plots(records, staging, game=sess.name, players=sess.n_players,
+                                                   seed=spec.seed, formats=args.plot_formats,
+                                                   include_limited=args.include_limited,
+                                                   direction=sess.prog.direction, print_notes=not args.json)
+            made += relative(plot_files, staging)
+            for name in made:
+                folder.publish(staging / name, name)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        files += made
         doc = document([*files, "summary.json"])
-        (out / "summary.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        folder.write_atomic("summary.json", json.dumps(doc, indent=2) + "\n", sync=True)
+        tables.finish()
     except OSError as e:
         raise RecycleError(f"error: cannot write into {out}: {e}") from None
     return {"records": records, "stats": stats, "info": info, "heur": heur, "files": files, "doc": doc,
-            "timing": timing, "elapsed": elapsed, "flow_runs": fb_all.runs if fb_all is not None else 0}
+            "timing": timing, "elapsed": elapsed, "flow_runs": fb_all.runs if fb_all is not None else 0,
+            "outcome": outcome}

@@ -8,18 +8,31 @@ in run order.
 The game is read and compiled once per process: the parent's session plays the
 runs itself with one job; with several, each worker process compiles the text
 the parent read (never the file again) once, when it starts.
+
+Workers are plain processes with one pipe each (not a shared-queue pool): a worker
+killed while sending its results cuts only its own pipe, so its death is seen and
+reported (WorkerDied) instead of blocking the batch; workers ignore Ctrl-C (the
+parent decides what to keep), end on SIGTERM, and get SIGTERM when the parent dies.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing as mp
+import os
 import secrets
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+import signal
+import time
+import traceback
+from collections.abc import Callable, Generator
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as mp_wait
+from multiprocessing.process import BaseProcess
 
 import attrs
 
 from ..engine.algorithms import derive
-from ..errors import UsageError
+from ..errors import RecycleError, UsageError
 from ..lang import SourceFile
 from ..players import registry
 from ..players.montecarlo import UNBOUNDED, SearchPlayer
@@ -104,14 +117,169 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
 _WORKER: dict[str, GameSession] = {}
 
 
-def _start_worker(source: SourceFile, params: dict) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Linux: have the kernel send SIGTERM to this worker when the parent process dies (no orphans)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def _start_worker(source: SourceFile, params: dict, parent: int | None = None) -> None:
+    # Ctrl-C reaches the whole process group: the parent decides what to keep and stops the workers;
+    # SIGTERM ends a worker at once (the handlers a forked worker inherits are the parent's).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if parent is not None:
+        _die_with_parent(parent)
     _WORKER["session"] = GameSession.from_source(source, params)
 
 
-def _play_chunk(args: tuple[BatchSpec, list[int]]) -> list[RunRecord]:
-    spec, runs = args
+class WorkerDied(RecycleError):
+    """A worker process of a batch ended without returning its games (killed, or out of memory)."""
+
+
+def _worker_main(conn: Connection, source: SourceFile, params: dict, parent: int) -> None:
+    """A worker: compile the game once, then play the chunks of runs the parent sends, one at a time."""
+    _start_worker(source, params, parent)
     sess = _WORKER["session"]
-    return [play_run(sess, spec, r) for r in runs]
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        spec, runs = task
+        reply: tuple[str, object]
+        try:
+            reply = ("ok", [play_run(sess, spec, r) for r in runs])
+        except Exception:  # a bug: the parent reports it with this trace
+            reply = ("bug", traceback.format_exc())
+        conn.send(reply)
+
+
+@attrs.define
+class _Worker:
+    proc: BaseProcess
+    conn: Connection
+    tasks: list[int] = attrs.Factory(list)  # the first run of each chunk sent to it, in the order sent
+
+
+def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession | None = None,
+               stop: Callable[[], bool] | None = None) -> Generator[RunRecord, None, None]:
+    """Play the runs `runs` in `jobs` processes, yielding each record in run order as soon as it and
+    every run before it are done (chunks finished out of order wait in a bounded buffer).
+
+    `stop()` is asked between games (with one job) or at least every 0.1 s (with several): when it
+    says True, no further record is yielded and the workers are ended.  A worker that dies raises
+    WorkerDied after the records in order before its chunk.  Leaving the generator early (break,
+    an exception) ends the workers too: none is left behind.  Each worker has its own pipe, so a
+    worker killed in the middle of sending its results cannot block the others or the parent.
+    """
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    sess = session if session is not None else GameSession.open(spec.game_path, spec.params)
+    if jobs == 1 or len(runs) <= 1:
+        for r in runs:
+            if stop is not None and stop():
+                return
+            yield play_run(sess, spec, r)
+        return
+    n = len(runs)
+    chunk = max(1, min(25, n // (jobs * 4) or 1))
+    starts = list(range(runs.start, runs.stop, chunk))
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    workers: list[_Worker] = []
+    try:
+        for _ in range(min(jobs, len(starts))):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, args=(theirs, sess.source, dict(sess.params), os.getpid()),
+                               daemon=True)
+            proc.start()
+            theirs.close()
+            workers.append(_Worker(proc, mine))
+        done: dict[int, list[RunRecord]] = {}
+        submitted = 0
+        window = jobs * 4  # chunks sent or finished out of order, at most
+
+        def in_flight() -> int:
+            return sum(len(w.tasks) for w in workers)
+
+        next_start = runs.start
+        while next_start < runs.stop:
+            for w in workers:
+                # two chunks each: the next one waits in the pipe while the parent writes files
+                while len(w.tasks) < 2 and submitted < len(starts) and len(done) + in_flight() < window:
+                    a = starts[submitted]
+                    w.tasks.append(a)
+                    submitted += 1
+                    with contextlib.suppress(OSError):  # if it died, its sentinel says so below
+                        w.conn.send((spec, list(range(a, min(runs.stop, a + chunk)))))
+            ready = set(mp_wait([w.conn for w in workers if w.tasks]
+                                + [w.proc.sentinel for w in workers], timeout=0.1))
+            for w in workers:
+                died = False
+                if w.tasks and w.conn in ready:
+                    try:
+                        kind, value = w.conn.recv()
+                    except (EOFError, OSError):  # killed while sending: the message is cut
+                        died = True
+                    else:
+                        if kind == "bug":
+                            raise RuntimeError(f"a worker process failed:\n{value}")
+                        done[w.tasks.pop(0)] = value
+                        continue
+                if died or w.proc.sentinel in ready:
+                    w.proc.join(1)
+                    # the chunks finished before its own are still given, in order
+                    while next_start in done and (stop is None or not stop()):
+                        recs = done.pop(next_start)
+                        yield from recs
+                        next_start += len(recs)
+                    what = (f" while playing runs {w.tasks[0]}..{min(runs.stop, w.tasks[0] + chunk) - 1}"
+                            if w.tasks else "")
+                    raise WorkerDied(f"error: a worker process died ({_death(w.proc)}){what}")
+            while next_start in done:
+                recs = done.pop(next_start)
+                for rec in recs:
+                    if stop is not None and stop():
+                        return
+                    yield rec
+                next_start += len(recs)
+            if stop is not None and stop():
+                return
+    finally:
+        _end_workers(workers)
+
+
+def _death(proc: BaseProcess) -> str:
+    code = proc.exitcode
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}" if code is not None else "ended unexpectedly"
+
+
+def _end_workers(workers: list[_Worker]) -> None:
+    """End the workers now (SIGTERM, then SIGKILL after 5 s) and reap them: none is left behind."""
+    for w in workers:
+        if w.proc.is_alive():
+            w.proc.terminate()
+    deadline = time.monotonic() + 5
+    for w in workers:
+        w.proc.join(max(0.0, deadline - time.monotonic()))
+        if w.proc.is_alive():
+            w.proc.kill()
+            w.proc.join(1)
+        w.conn.close()
 
 
 def run_batch(spec: BatchSpec, n: int, jobs: int = 1, progress: Callable[[int], None] | None = None,
@@ -122,25 +290,11 @@ def run_batch(spec: BatchSpec, n: int, jobs: int = 1, progress: Callable[[int], 
     """
     if n < 0:
         raise UsageError("the number of games must be at least 0")
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    sess = session if session is not None else GameSession.open(spec.game_path, spec.params)
     records: list[RunRecord] = []
-    if jobs == 1 or n <= 1:
-        for r in range(n):
-            records.append(play_run(sess, spec, r))
-            if progress:
-                progress(1)
-        return records
-    chunk = max(1, min(25, n // (jobs * 4) or 1))
-    chunks = [(spec, list(range(i, min(n, i + chunk)))) for i in range(0, n, chunk)]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
-                             initargs=(sess.source, dict(sess.params))) as pool:
-        for recs in pool.map(_play_chunk, chunks):
-            records.extend(recs)
-            if progress:
-                progress(len(recs))
-    records.sort(key=lambda r: r.run)
+    for rec in iter_batch(spec, range(n), jobs, session):
+        records.append(rec)
+        if progress:
+            progress(1)
     return records
 
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import attrs
+
+from .output import TEMP_MARK, OutFolder, OutputError
 from .records import RunRecord
 
 
@@ -33,38 +38,220 @@ def write_csv(path: Path, header: list[str], rows: Iterable[list]) -> None:
 
 
 KEY_COLUMNS = ["game", "players", "lineup", "run"]
+GAMES_HEADER = [*KEY_COLUMNS, "game_seed", "end_reason", "decisions", "forced", "turns", "moves", "tie_first",
+                "winners", "scores", "error"]
+DECISIONS_HEADER = [*KEY_COLUMNS, "decision", "player", "kind", "branching", "chosen"]
+RESULTS_HEADER = [*KEY_COLUMNS, "seat", "kind", "score", "rank", "win_share", "direction"]
+TABLES = ("games.csv", "decisions.csv", "results.csv")
+
+
+def _key(game: str, r: RunRecord) -> list:
+    return [game, len(r.lineup), "".join(r.lineup), r.run]
+
+
+def table_rows(game: str, r: RunRecord, direction: str) -> dict[str, list[list]]:
+    """The rows one run adds to games.csv, decisions.csv and results.csv."""
+    key = _key(game, r)
+    return {
+        "games.csv": [[*key, r.game_seed, r.end_reason, r.decisions, r.forced, r.turns, r.moves,
+                       len(r.winners) > 1 if r.scores is not None else None, r.winners, r.scores, r.error]],
+        "decisions.csv": [[*key, i + 1, p, r.lineup[p] if p < len(r.lineup) else "", b, c]
+                          for i, (p, b, c) in enumerate(r.decision_rows)],
+        "results.csv": ([[*key, s, r.lineup[s], r.scores[s], r.ranks[s], r.known_shares[s], direction]
+                         for s in range(len(r.lineup))] if r.scores is not None and r.ranks is not None else []),
+    }
+
+
+HEADERS = {"games.csv": GAMES_HEADER, "decisions.csv": DECISIONS_HEADER, "results.csv": RESULTS_HEADER}
+
+
+def csv_text(rows: Iterable[list]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for row in rows:
+        w.writerow([_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def transcript_name(run: int) -> str:
+    return f"run-{run:04d}.jsonl"
+
+
+def transcript_text(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
 
 
 def write_core_files(out: Path, game: str, records: list[RunRecord], direction: str, summary: dict) -> list[str]:
-    """games.csv, decisions.csv, results.csv, transcripts/ and summary.json, directly in `out`."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = []
-
-    def key(r: RunRecord):
-        return [game, len(r.lineup), "".join(r.lineup), r.run]
-
-    write_csv(out / "games.csv", [*KEY_COLUMNS, "game_seed", "end_reason", "decisions", "forced", "turns", "moves",
-                                  "tie_first", "winners", "scores", "error"],
-               ([*key(r), r.game_seed, r.end_reason, r.decisions, r.forced, r.turns, r.moves,
-                 len(r.winners) > 1 if r.scores is not None else None, r.winners, r.scores, r.error]
-                for r in records))
-    files.append("games.csv")
-    write_csv(out / "decisions.csv", [*KEY_COLUMNS, "decision", "player", "kind", "branching", "chosen"],
-               ([*key(r), i + 1, p, r.lineup[p] if p < len(r.lineup) else "", b, c]
-                for r in records for i, (p, b, c) in enumerate(r.decision_rows)))
-    files.append("decisions.csv")
-    write_csv(out / "results.csv", [*KEY_COLUMNS, "seat", "kind", "score", "rank", "win_share", "direction"],
-               ([*key(r), s, r.lineup[s], r.scores[s], r.ranks[s], r.known_shares[s], direction]
-                for r in records if r.scores is not None and r.ranks is not None for s in range(len(r.lineup))))
-    files.append("results.csv")
-    tdir = out / "transcripts"
-    for r in records:
-        if r.transcript:
-            tdir.mkdir(exist_ok=True)
-            (tdir / f"run-{r.run:04d}.jsonl").write_text("".join(line + "\n" for line in r.transcript),
-                                                          encoding="utf-8")
-            files.append(f"transcripts/run-{r.run:04d}.jsonl")
-    summary = dict(summary)
-    summary["files"] = [*files, "summary.json"]
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    """games.csv, decisions.csv, results.csv, transcripts/ and summary.json, directly in `out`, in one go
+    (each file written whole and moved into place; see BatchTables for the game-by-game writing)."""
+    with OutFolder.open(out) as folder:
+        files = []
+        for name in TABLES:
+            folder.write_atomic(name, csv_text([HEADERS[name]])
+                                + csv_text(row for r in records for row in table_rows(game, r, direction)[name]))
+            files.append(name)
+        tdir = None
+        for r in records:
+            if r.transcript:
+                tdir = tdir or folder.subfolder("transcripts")
+                tdir.write_atomic(transcript_name(r.run), transcript_text(r.transcript))
+                files.append(f"transcripts/{transcript_name(r.run)}")
+        if tdir is not None:
+            tdir.close()
+        summary = dict(summary)
+        summary["files"] = [*files, "summary.json"]
+        folder.write_atomic("summary.json", json.dumps(summary, indent=2) + "\n")
     return summary["files"]
+
+
+# ---------------------------------------------------------------- game by game, resumable
+
+STATE = ".recycle-resume.json"       # what was committed: games kept, file sizes, the run's identity
+RECORDS = ".recycle-records.jsonl"   # one JSON record per kept game (what the summaries are computed from)
+JOURNALED = (*TABLES, RECORDS)
+COMMIT_EVERY_S = 0.5
+
+
+def record_json(r: RunRecord) -> str:
+    d = attrs.asdict(r, recurse=False)
+    d["transcript"] = None
+    return json.dumps(d, separators=(",", ":"))
+
+
+def record_from_json(line: str) -> RunRecord:
+    return RunRecord(**json.loads(line))
+
+
+class BatchTables:
+    """The files of one batch, written game by game in run order, committed from time to time.
+
+    Rows of a game are buffered and appended at each commit; a transcript is written whole
+    (temporary file + rename) as its game is added.  A commit appends and fsyncs the tables and the
+    record journal, then replaces STATE (atomically) with the number of games kept and the size of
+    each table.  Whatever moment the process dies at (even kill -9), STATE names a consistent
+    prefix: resume() cuts each table back to the recorded size (dropping a half-appended row) and
+    removes transcripts of games past it, so the finished files are those of an uninterrupted run.
+    """
+
+    def __init__(self, folder: OutFolder, game: str, direction: str, identity: dict, games_asked: int,
+                 progress_doc: dict):
+        self.folder = folder
+        self.game = game
+        self.direction = direction
+        self.identity = identity
+        self.games_asked = games_asked
+        self.progress_doc = progress_doc
+        self.kept = 0
+        self.elapsed = 0.0
+        self.sizes: dict[str, int] = {}
+        self.buf = {name: io.StringIO() for name in JOURNALED}
+        self.tdir: OutFolder | None = None
+        self.transcripts = 0
+        self._last_commit = time.monotonic()
+
+    def start(self) -> None:
+        """A fresh batch: the tables with their headers only, an empty journal, STATE at 0 games."""
+        for name in TABLES:
+            self.folder.write_atomic(name, csv_text([HEADERS[name]]), sync=True)
+        self.folder.write_atomic(RECORDS, b"", sync=True)
+        self.sizes = {name: self.folder.lstat(name).st_size for name in JOURNALED}  # type: ignore[union-attr]
+        self._write_state()
+
+    def resume(self, state: dict) -> list[RunRecord]:
+        """Continue from STATE: cut the files back to what was committed and return the kept records."""
+        self.kept = int(state["games_kept"])
+        self.elapsed = float(state.get("elapsed_s", 0.0))
+        self.sizes = {name: int(state["sizes"][name]) for name in JOURNALED}
+        for name in JOURNALED:
+            self.folder.truncate(name, self.sizes[name])
+        for name in self.folder.names():
+            if name.startswith(".") and TEMP_MARK in name:
+                self.folder.remove_temporary(name)
+        if self.folder.exists("transcripts"):
+            tdir = self.folder.subfolder("transcripts", create=False)
+            for name in tdir.names():
+                m = TRANSCRIPT_RE.fullmatch(name)
+                if (name.startswith(".") and TEMP_MARK in name) or (m and int(m.group(1)) >= self.kept):
+                    tdir.remove(name)
+                elif m:
+                    self.transcripts += 1
+            self.tdir = tdir
+        text = self.folder.read_bytes(RECORDS).decode("utf-8")
+        records = [record_from_json(line) for line in text.splitlines()]
+        if len(records) != self.kept or any(r.run != i for i, r in enumerate(records)):
+            raise OutputError(f"{self.folder.path / RECORDS}: does not hold the {self.kept} games recorded as kept")
+        return records
+
+    def add(self, r: RunRecord) -> None:
+        """The next game in run order (written now for its transcript, at the next commit for its rows)."""
+        if r.run != self.kept:
+            raise ValueError(f"run {r.run} added after {self.kept} games")
+        for name, rows in table_rows(self.game, r, self.direction).items():
+            self.buf[name].write(csv_text(rows))
+        self.buf[RECORDS].write(record_json(r) + "\n")
+        if r.transcript:
+            if self.tdir is None:
+                self.tdir = self.folder.subfolder("transcripts")
+            self.tdir.write_atomic(transcript_name(r.run), transcript_text(r.transcript))
+            self.transcripts += 1
+        self.kept += 1
+
+    def due(self) -> bool:
+        return time.monotonic() - self._last_commit >= COMMIT_EVERY_S
+
+    def commit(self, elapsed: float) -> None:
+        """Append the buffered rows (fsynced), then record the new sizes in STATE (atomically)."""
+        for name in JOURNALED:
+            data = self.buf[name].getvalue().encode("utf-8")
+            if data:
+                self.sizes[name] = self.folder.append(name, data, sync=True)
+            self.buf[name] = io.StringIO()
+        if self.tdir is not None:
+            self.tdir.sync()
+        self.elapsed = elapsed
+        self._write_state()
+        self._last_commit = time.monotonic()
+
+    def _write_state(self) -> None:
+        state = {"format": "recycle-resume", "version": 1, "identity": self.identity,
+                 "games_asked": self.games_asked, "games_kept": self.kept, "elapsed_s": self.elapsed,
+                 "sizes": self.sizes}
+        self.folder.write_atomic(STATE, json.dumps(state, indent=1) + "\n", sync=True)
+        self.folder.sync()
+        doc = {**self.progress_doc, "complete": False, "games_kept": self.kept, "games_asked": self.games_asked}
+        self.folder.write_atomic("summary.json", json.dumps(doc, indent=2) + "\n")
+
+    def files(self) -> list[str]:
+        """The files written, for summary.json (transcripts in run order)."""
+        names = list(TABLES)
+        if self.tdir is not None:
+            runs = sorted(int(m.group(1)) for n in self.tdir.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
+            names += [f"transcripts/{transcript_name(r)}" for r in runs]
+        return names
+
+    def finish(self) -> None:
+        """The batch is complete and summary.json written: the resume journal goes."""
+        self.folder.remove(STATE)
+        self.folder.remove(RECORDS)
+        self.folder.sync()
+
+    def close(self) -> None:
+        if self.tdir is not None:
+            self.tdir.close()
+
+
+TRANSCRIPT_RE = re.compile(r"run-(\d+)\.jsonl")
+
+
+def read_state(folder: OutFolder) -> dict | None:
+    """The resume state of an interrupted batch in `folder` (None when there is none)."""
+    if not folder.exists(STATE):
+        return None
+    try:
+        state = json.loads(folder.read_bytes(STATE))
+    except ValueError:
+        raise OutputError(f"{folder.path / STATE}: damaged (not JSON); start again with --force") from None
+    if (not isinstance(state, dict) or state.get("format") != "recycle-resume"
+            or not isinstance(state.get("sizes"), dict) or not isinstance(state.get("identity"), dict)):
+        raise OutputError(f"{folder.path / STATE}: not a resume state of recycle")
+    return state

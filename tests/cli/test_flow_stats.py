@@ -441,7 +441,7 @@ def test_stats_text_summary(stats_run):
     assert "AI heuristics not applicable" in stdout
 
 
-def test_stats_json_and_replacement_note(tmp_path, capsys):
+def test_stats_json_and_refusal_then_force(tmp_path, capsys):
     out = tmp_path / "s"
     code, stdout, err = run_cli(capsys, "stats", BLOCK_RUMMY, "-n", 12, "--seed", 3, "--out", out, "--json",
                                 "--plot-format", "svg", "--transcripts", "none", "--bootstrap", 50)
@@ -451,10 +451,16 @@ def test_stats_json_and_replacement_note(tmp_path, capsys):
     assert doc["params"]["bootstrap"] == 50 and not (out / "branching.png").exists()
     assert (out / "branching.svg").exists()
     assert sorted(p.name for p in (out / "transcripts").iterdir()) == ["run-0000.jsonl"]   # run 0: always full
+    # a second run into the same folder is refused (nothing touched) unless --force, which replaces the files
     code, stdout, err = run_cli(capsys, "stats", BLOCK_RUMMY, "-n", 12, "--seed", 3, "--out", out, "--json")
-    assert code == 0
-    note = [line for line in err.splitlines() if line.startswith("note: --out")]
-    assert len(note) == 1 and "replacing games.csv" in note[0] and "summary.json" in note[0]
+    assert code == 2 and "is not empty" in err and "--force" in err
+    assert (out / "branching.svg").exists()
+    code, stdout, err = run_cli(capsys, "stats", BLOCK_RUMMY, "-n", 12, "--seed", 3, "--out", out, "--json",
+                                "--force")
+    assert code == 0, err
+    note = [line for line in err.splitlines() if line.startswith("note: --force")]
+    assert len(note) == 1 and "removed" in note[0]
+    assert json.loads(stdout)["complete"] is True
 
 
 def test_stats_without_graphviz_one_notice(tmp_path, capsys, monkeypatch):

@@ -24,6 +24,15 @@ def e_call(cx: Compiler, n: A.CallExpr, sc):
             env[s] = vf(st, env)
             return body(st, env)
         return call1
+    if len(binds) == 2:
+        [(s1, vf1), (s2, vf2)] = binds
+
+        def call2(st, env):
+            v1 = vf1(st, env)  # both arguments are read before either parameter is bound
+            env[s2] = vf2(st, env)
+            env[s1] = v1
+            return body(st, env)
+        return call2
 
     def call(st, env):
         vals = [vf(st, env) for _, vf in binds]  # every argument is read before any parameter is bound
@@ -36,6 +45,8 @@ def e_call(cx: Compiler, n: A.CallExpr, sc):
 def c_call(cx: Compiler, n: A.CallClause, sc):
     binds, inner = bind_params(cx, n, sc)
     body = cx.clause(n.body, inner)
+    if not binds:
+        return body
 
     def call(st, env):
         vals = [vf(st, env) for _, vf in binds]
@@ -49,6 +60,8 @@ def s_call(cx: Compiler, n: A.CallClause, sc):
     """A use walked while options are built: the parameters bound on this path only (as s_let does)."""
     binds, inner = bind_params(cx, n, sc)
     body = cx.sim(n.body, inner)
+    if not binds:
+        return body
 
     def call(st, env, k):
         vals = [vf(st, env) for _, vf in binds]

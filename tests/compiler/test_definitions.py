@@ -26,6 +26,49 @@ def test_arguments_are_read_before_the_body_runs_and_once():
     assert value_of("(SAME (top (game iloc STOCK)))", declares=defs)[2] is True
 
 
+def test_a_variable_argument_is_read_where_it_stands_even_when_the_body_binds_its_name():
+    # 'N is bound to the slot of the outer 'X (no copy); the body's own 'X is another variable
+    defs = "(define (BELOW 'N) (size (filter (range 1..5) 'X (< 'X 'N))))"
+    assert value_of("(sum (range 1..3) 'X (BELOW 'X))", declares=defs)[2] == 0 + 1 + 2
+    defs = "(define (PUT 'D) (move 'D (top (game vloc DISCARD))))"
+    prog, st = run(make_game("", DEAL + " (choice ((any ((current player) iloc HAND) 'C (PUT 'C))))",
+                             declares=HAND + " " + defs))
+    moved = [o.ops[0] for o in prog.options(st)]
+    assert len(moved) == 3 and len(set(map(repr, moved))) == 3
+
+
+def test_variable_and_constant_arguments_cost_nothing_at_run_time(tmp_path):
+    # a use whose arguments are variables or constants compiles to its body: no slot, no binding
+    from recycle.compiler.context import Compiler
+    from recycle.compiler.params import bind_params
+    from recycle.lang import ast as A
+
+    game = load_text(make_game("", "(do ((any (range 1..2) 'X (set (game sto S) (F 'X 7 (size (game iloc STOCK)))))))",
+                               declares="(define (F 'A 'B 'C) (+ 'A 'B 'C))"), tmp_path).game
+
+    def uses(n):
+        if isinstance(n, A.CallExpr):
+            yield n
+        for f in getattr(type(n), "__attrs_attrs__", ()):
+            v = getattr(n, f.name)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                if isinstance(x, A.Node):
+                    yield from uses(x)
+
+    class Stub:
+        nslots = 0
+        const = Compiler.const
+        new_slot = Compiler.new_slot
+
+        def expr(self, n, sc):
+            return lambda st, env: None
+
+    [use] = list(uses(game))
+    binds, inner = bind_params(Stub(), use, {"X": (False, 4)})
+    assert [s for s, _ in binds] == [0]  # only (size …) is evaluated and bound
+    assert inner["A"] == (False, 4) and inner["B"] == (True, 7) and inner["C"] == (False, 0)
+
+
 def test_a_body_sees_its_parameters_and_the_declares_not_the_variables_of_its_use():
     defs = "(declare 5 'K) (define (PLUSK 'N) (+ 'N 'K))"
     assert value_of("(PLUSK 1)", declares=defs)[2] == 6

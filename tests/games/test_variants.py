@@ -3,11 +3,14 @@
 tests/fixtures/variants/transcripts.json was recorded (tests/fixtures/variants/record.py) while
 the variants were still full copies of their bases; after they were rewritten as differences
 (`(game (extends "BASE") …)`), each must still play the same games, seed for seed, at every
-player count.  The header's file digest is left out of the comparison (it names the file's text).
+player count.  The header's file digest (it names the file's text) and its `declares` (the
+parameters passed, e.g. `PLAYERS` for a variant that now takes its player count from its base)
+are left out of the comparison; the player count stays in it (the header's `players`).
 
 Re-recorded once since, when the random player's walks through atomic blocks changed (§15.4):
 `record.py --against 3eda10e` first showed every rewritten file playing exactly as its full copy
-at that revision under the new engine.
+at that revision under the new engine.  Re-recorded a second time, on unchanged games, when the
+header's `declares` were left out of the digest (before rummy_squared's variants were rewritten).
 """
 from __future__ import annotations
 

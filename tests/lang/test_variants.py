@@ -59,6 +59,18 @@ def test_a_variant_may_build_on_a_variant_in_a_subfolder(tmp_path):
     assert GameSession.open(v).play(1, ["R", "R"]).end_reason == "normal"
 
 
+def test_unused_definitions_are_warned_about_in_the_variant_only(tmp_path):
+    # the base's HANDSIZE serves only its scoring, which the variant replaces: no warning for it
+    write(tmp_path, "base.gdl", BASE.replace("(scoring max (size ((current player) iloc HAND)))",
+                                             "(scoring max (HANDSIZE))").replace(
+        " (setup", " (define HANDSIZE (size ((current player) iloc HAND)))\n (setup"))
+    v = write(tmp_path, "v.gdl", '(game (extends "base")\n (define SPARE 1)\n (scoring max 0))')
+    assert [w.message for w in load_game(tmp_path / "base.gdl").warnings] == []
+    warnings = load_game(v).warnings
+    assert [(w.cls, w.message) for w in warnings] == [("unused", "SPARE is defined but never used")]
+    assert warnings[0].span.file == str(v)
+
+
 def test_the_digest_covers_the_base(tmp_path):
     base = write(tmp_path, "base.gdl", BASE)
     v = write(tmp_path, "v.gdl", '(game (extends "base") (declare 1 \'DEAL))')

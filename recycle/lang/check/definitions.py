@@ -138,7 +138,11 @@ def is_use(b: Builder, sx: Any) -> bool:
 
 
 def report_unused(b: Builder) -> None:
-    """A warning for every definition no use reached."""
+    """A warning for every definition of the file being checked that no use reached.
+
+    A variant's base may hold definitions only the items the variant replaces used (a scoring
+    rule's parts, say): leaving them unused is what the variant means, not a mistake in it.
+    """
     for name, d in b.definitions.items():
-        if name not in b.used:
+        if name not in b.used and d.span.file == b.src.filename:
             b.warn("unused", f"{name} is defined but never used", d.span)

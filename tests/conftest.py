@@ -12,6 +12,11 @@ import pytest
 from support import CORPUS, CORPUS_MISSING, corpus_files, corpus_id
 
 
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-examples", type=int, default=None, metavar="N",
+                     help="examples of each mutation fuzz test (default: each test's own CI budget)")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "needs_corpus: skip the test when ../shared/corpus is absent")
 

@@ -52,7 +52,6 @@ class Encoder:
     def string(self, st: State, seat: int | None) -> str:
         """The observation string of `seat` (see the module docstring); seat None: every card shown."""
         prog = self.prog
-        v = prog.view(st, 0 if seat is None else seat)
         lines = []
         for pid in self.piles:
             if pid >= len(st.piles) or not st.piles[pid]:
@@ -61,11 +60,17 @@ class Encoder:
             what = (" ".join(card_text(st, c) for c in cards) if seat is None or prog.sees(seat, pid)
                     else f"{len(cards)} hidden")
             lines.append(f"{prog.loc_text(pid)}: {what}")
-        for (owner, kind, name), val in sorted(v["storage"].items(), key=str):
-            if isinstance(val, PointMap):  # a scoring table: part of the rules more than of the position
+        # The cells that are set, as Program.view lists them (read here directly: st.vals can hold more
+        # entries than the game's registered cells, which view() does not expect).
+        cells = []
+        for s, key in enumerate(prog.slot_key):
+            val = st.vals[s] if s < len(st.vals) else prog.slot_default[s]
+            if val == prog.slot_default[s] or isinstance(val, PointMap):  # a point map is rules, not position
                 continue
-            lines.append(f"{owner} {kind} {name} = {val}")
-        ch = v["chooser"]
+            owner, kind, name = key
+            cells.append(f"{prog.owner_text(st, owner)} {kind} {name} = {val}")
+        lines += sorted(cells)
+        ch = st.chooser if st.status == WAITING else None
         lines.append(f"to move: p{ch + 1}" if ch is not None else "to move: over")
         return "\n".join(lines)
 

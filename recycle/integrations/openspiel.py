@@ -44,6 +44,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from ..engine.state import State as EngineState
+from .actions import option_key
 from .core import RecycleSession
 
 SHORT_NAME = "recycle"
@@ -130,7 +131,12 @@ class RecycleState(pyspiel.State):
 
     @property
     def _st(self) -> EngineState | None:
-        return self._g.st
+        g = self._g
+        if g.pending is not None:  # unpickled: replay the actions on this game (see _Game)
+            actions, g.pending = g.pending, None
+            for a in actions:
+                self._advance(a)
+        return g.st
 
     # --- OpenSpiel's API
 
@@ -141,16 +147,23 @@ class RecycleState(pyspiel.State):
         ch = self._session.chooser(st)
         return int(pyspiel.PlayerId.TERMINAL) if ch is None else ch
 
-    def _legal_ids(self) -> list[int]:
-        g = self._g
-        if g.legal is None:
-            g.legal = self._session.legal(g.st) if g.st is not None else []
-        return g.legal
+    def _options(self) -> tuple[list[int], list[tuple[str, ...]]]:
+        """The ids and (distinct) keys of the options, in the engine's option order; cached per position."""
+        g, st = self._g, self._st
+        if g.legal is None or g.keys is None:
+            if st is None or st.opts is None or st.chooser is None:
+                g.legal, g.keys = [], []
+            else:
+                s = self._session
+                g.keys = s.codec.distinct_keys([option_key(s.prog, st, o, st.chooser) for o in st.opts])
+                g.legal = s.codec.ids_of_keys(g.keys)
+        return g.legal, g.keys
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._st is None or player != self._session.chooser(self._st):
+        st = self._st
+        if st is None or player != self._session.chooser(st):
             return []
-        return sorted(self._legal_ids())
+        return sorted(self._options()[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._st is not None:
@@ -159,63 +172,95 @@ class RecycleState(pyspiel.State):
         return [(i, p) for i in range(self._g.deals)]
 
     def _apply_action(self, action: int) -> None:
+        self._st  # noqa: B018  (an unpickled state replays its actions first)
+        self._advance(int(action))
+
+    def _advance(self, action: int) -> None:
         g = self._g
         if g.st is None:
-            g.st = self._session.new_state(int(action))
+            g.st = self._session.new_state(action)
         else:
-            seen = self._session.apply(g.st, int(action), self._legal_ids())
+            seen = self._session.apply(g.st, action, self._options()[0])
             for p, line in enumerate(seen):
                 g.seen_by[p].append(line)
-        g.legal = None
+        if g.actions is not None:
+            g.actions.append(action)
+        g.legal = g.keys = None
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE or self._st is None:
+        st = self._st
+        if player == pyspiel.PlayerId.CHANCE or st is None:
             return f"deal {action}"
-        st, ids = self._st, self._legal_ids()
-        if st.opts is not None and action in ids:
-            from ..engine.describe import describe
-            return "; ".join(describe(self._session.prog, st, st.opts[ids.index(action)], player))
+        ids, keys = self._options()
+        if action in ids and player == st.chooser:
+            # the option's key (its actions as the seat sees them, `#2` … on a repeated move): one text per id
+            return "; ".join(keys[ids.index(action)])
         return f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self._st is not None and self._session.is_over(self._st)
+        st = self._st
+        return st is not None and self._session.is_over(st)
 
     def returns(self) -> list[float]:
-        if self._st is None:
-            return [0.0] * self._session.n
-        return self._session.returns(self._st)
+        st = self._st
+        return [0.0] * self._session.n if st is None else self._session.returns(st)
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> RecycleState:
         """A state of `player_id`'s information set: the unseen cards dealt again (Program.determinize)."""
         c = self.clone()
-        if self._st is not None and not self.is_terminal():
+        st = self._st
+        if st is not None and not self.is_terminal():
             rng = random.Random(int(probability_sampler() * 2**53))
-            c._g.st = self._session.prog.determinize(self._st, player_id, rng)
-            c._g.legal = None
+            c._g.st = self._session.prog.determinize(st, player_id, rng)
+            c._g.legal = c._g.keys = None
+            c._g.actions = None  # no longer the result of its history: pickled as it is
         return c
 
     def __str__(self) -> str:
-        if self._st is None:
-            return "before the deal"
-        return self._session.encoder.string(self._st, None)
+        st = self._st
+        return "before the deal" if st is None else self._session.encoder.string(st, None)
 
 
 class _Game:
-    """The Python side of a RecycleState: the engine state (None before the deal), what each seat saw, the ids."""
+    """The Python side of a RecycleState: the engine state (None before the deal), what each seat saw, the ids.
+
+    Pickled (OpenSpiel's serialisation) as the actions taken, replayed on the game that unpickles it:
+    an engine state refers to its program's registries by number, and a program registers some
+    storage cells only when the game first uses them, so a state is read right only by the program
+    that played it.  A resampled state is no result of its history and is pickled as it is.
+    """
 
     def __init__(self, n: int, deals: int):
         self.deals = deals
         self.st: EngineState | None = None
         self.seen_by: list[list[str]] = [[] for _ in range(n)]
         self.legal: list[int] | None = None
+        self.keys: list[tuple[str, ...]] | None = None
+        self.actions: list[int] | None = []  # the actions taken (the deal first); None once resampled
+        self.pending: list[int] | None = None  # actions to replay, after unpickling
 
     def __deepcopy__(self, memo) -> _Game:
         c = _Game.__new__(_Game)
         c.deals = self.deals
         c.st = self.st.clone() if self.st is not None else None
         c.seen_by = [s[:] for s in self.seen_by]
-        c.legal = self.legal
+        c.legal, c.keys = self.legal, self.keys
+        c.actions = self.actions[:] if self.actions is not None else None
+        c.pending = self.pending[:] if self.pending is not None else None
         return c
+
+    def __getstate__(self) -> dict:
+        if self.actions is None:
+            return {**self.__dict__, "legal": None, "keys": None}
+        actions = (self.pending or []) + self.actions
+        return {"deals": self.deals, "n": len(self.seen_by), "replay": actions}
+
+    def __setstate__(self, d: dict) -> None:
+        if "replay" not in d:
+            self.__dict__.update(d)
+            return
+        self.__init__(d["n"], d["deals"])  # type: ignore[misc]
+        self.pending = d["replay"] or None
 
 
 class RecycleObserver:

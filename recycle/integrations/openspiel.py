@@ -35,6 +35,7 @@ information-state string is what the seat saw of every decision (each option's a
 """
 from __future__ import annotations
 
+import functools
 import random
 
 try:
@@ -85,14 +86,20 @@ def parse_params(text: str) -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _session(game: str, params: str, action_bits: int, atomic: str, max_decisions: int) -> RecycleSession:
+    """One compiled game per parameter set: OpenSpiel makes a new Game for each state it deserialises."""
+    return RecycleSession(game, parse_params(params), action_bits=action_bits, atomic=atomic,
+                          max_decisions=max_decisions or None)
+
+
 class RecycleGame(pyspiel.Game):
     """A game file as an OpenSpiel game (see the module docstring)."""
 
     def __init__(self, params: dict | None = None):
         p = {**DEFAULTS, **(params or {})}
-        self.session = RecycleSession(str(p["game"]), parse_params(str(p["params"])),
-                                      action_bits=int(p["action_bits"]), atomic=str(p["atomic"]),  # type: ignore[call-overload]
-                                      max_decisions=int(p["max_decisions"]) or None)  # type: ignore[call-overload]
+        self.session = _session(str(p["game"]), str(p["params"]), int(p["action_bits"]),  # type: ignore[call-overload]
+                                str(p["atomic"]), int(p["max_decisions"]))  # type: ignore[call-overload]
         self.deals = int(p["deals"])  # type: ignore[call-overload]
         if self.deals < 1:
             raise ValueError("deals must be at least 1")

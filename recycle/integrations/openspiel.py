@@ -98,9 +98,9 @@ class RecycleGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None):
         p = {**DEFAULTS, **(params or {})}
-        self.session = _session(str(p["game"]), str(p["params"]), int(p["action_bits"]),  # type: ignore[call-overload]
-                                str(p["atomic"]), int(p["max_decisions"]))  # type: ignore[call-overload]
-        self.deals = int(p["deals"])  # type: ignore[call-overload]
+        self.session = _session(str(p["game"]), str(p["params"]), int(p["action_bits"]),
+                                str(p["atomic"]), int(p["max_decisions"]))
+        self.deals = int(p["deals"])
         if self.deals < 1:
             raise ValueError("deals must be at least 1")
         s = self.session

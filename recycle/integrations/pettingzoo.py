@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 try:
     import gymnasium
@@ -42,6 +42,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from ..api import Game
+from ..engine.describe import describe
 from ..engine.state import LIMIT
 from .actions import DEFAULT_ACTION_BITS
 from .core import RecycleSession
@@ -58,7 +59,7 @@ def env(game: str | Path | Game = "block_rummy", render_mode: str | None = None,
 class RecycleAECEnv(AECEnv):
     """A game file as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "recycle_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "recycle_v0", "is_parallelizable": False}
 
     def __init__(self, game: str | Path | Game = "block_rummy", render_mode: str | None = None, *,
                  params: Mapping[str, object] | None = None, action_bits: int = DEFAULT_ACTION_BITS,
@@ -70,7 +71,6 @@ class RecycleAECEnv(AECEnv):
         self.session = RecycleSession(game, params, action_bits=action_bits, atomic=atomic,
                                       max_decisions=max_decisions)
         s = self.session
-        self.metadata = {**self.metadata, "name": f"recycle_{s.game.name}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(s.n)]
         n_ids = s.num_distinct_actions
         self.action_spaces = {a: gymnasium.spaces.Discrete(n_ids) for a in self.possible_agents}
@@ -136,8 +136,6 @@ class RecycleAECEnv(AECEnv):
         self._clear_rewards()
         self._after_move()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass  # rendering is on demand: render() returns the text
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         s = self.session
@@ -163,7 +161,6 @@ class RecycleAECEnv(AECEnv):
         ch = self.session.chooser(st)
         if ch is None or st.opts is None:
             return {}
-        from ..engine.describe import describe
         return {a: "; ".join(describe(self.session.prog, st, o, ch)) for a, o in zip(self._legal, st.opts, strict=True)}
 
     def close(self) -> None:

@@ -1,9 +1,14 @@
 """Stable action ids (recycle.integrations.actions): one id per move, the same in every state where it is legal."""
 from __future__ import annotations
 
+import importlib
 import random
+import re
+import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
+
+import pytest
 
 import recycle
 from recycle.integrations.actions import ActionCodec, option_key
@@ -86,3 +91,12 @@ def test_a_full_table_probes_to_the_next_free_id():
     assert codec.single_size == 0 and codec.hash_size == 256
     keys = [(f"set table sto X = {i}",) for i in range(256)]
     assert sorted(codec.ids_of_keys(keys)) == list(range(256))
+
+
+@pytest.mark.parametrize(("module", "library", "extra"), [("openspiel", "pyspiel", "openspiel"),
+                                                          ("pettingzoo", "pettingzoo", "pettingzoo")])
+def test_an_adapter_without_its_library_names_the_extra(monkeypatch, module, library, extra):
+    monkeypatch.setitem(sys.modules, library, None)  # as if the library were not installed
+    monkeypatch.delitem(sys.modules, f"recycle.integrations.{module}", raising=False)
+    with pytest.raises(ImportError, match=re.escape(f"pip install 'recycle[{extra}]'")):
+        importlib.import_module(f"recycle.integrations.{module}")

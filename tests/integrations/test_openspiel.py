@@ -9,7 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'recycle[openspiel]'")
 
 import recycle  # noqa: E402
-import recycle.integrations.openspiel  # noqa: E402, F401  (registers the game type)
+import recycle.integrations.openspiel  # noqa: E402  (registers the game type)
 from support import CORPUS_MISSING, FIXTURES, corpus_id, corpus_sample  # noqa: E402
 
 SHIPPED = sorted(recycle.shipped_games())

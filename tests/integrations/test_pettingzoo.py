@@ -11,13 +11,13 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip install 'recycle[pettingzoo]'")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-import recycle  # noqa: E402
-from recycle.cli import main as cli_main  # noqa: E402
-from recycle.engine.algorithms import derive  # noqa: E402
-from recycle.integrations.pettingzoo import env  # noqa: E402
-from support import CORPUS_MISSING, corpus_id, corpus_sample  # noqa: E402
+import recycle
+from recycle.cli import main as cli_main
+from recycle.engine.algorithms import derive
+from recycle.integrations.pettingzoo import env
+from support import CORPUS_MISSING, corpus_id, corpus_sample
 
 SHIPPED = sorted(recycle.shipped_games())
 SAMPLE = corpus_sample(20)
@@ -27,7 +27,7 @@ BITS = 14
 CYCLES = 8
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game(name: str) -> recycle.Game:
     return recycle.load(name)
 

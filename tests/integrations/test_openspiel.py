@@ -111,3 +111,21 @@ def test_cfr_runs_on_a_tiny_game():
         conv.append(exploitability.nash_conv(game, solver.average_policy()))
     assert all(c >= -1e-9 for c in conv)
     assert conv[-1] <= conv[0] + 1e-9  # no worse after three iterations
+
+
+def test_openspiel_rl_environment_and_tabular_q_learner_run_a_few_episodes():
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    game = _load(TINY, params="N=2", deals=64, action_bits=10)
+    env = rl_environment.Environment(game, seed=0)
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=game.num_distinct_actions()) for p in range(2)]
+    for _ in range(20):
+        step = env.reset()
+        while not step.last():
+            p = step.observations["current_player"]
+            step = env.step([agents[p].step(step).action])
+        for agent in agents:
+            agent.step(step)  # the learners see the end of the episode
+        assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+    assert any(agent._q_values for agent in agents)  # they learnt values for the moves they met

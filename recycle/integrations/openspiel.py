@@ -45,6 +45,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from ..engine.state import State as EngineState
+from ..lang import library
 from .actions import option_key
 from .core import RecycleSession
 
@@ -86,9 +87,16 @@ def parse_params(text: str) -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
 def _session(game: str, params: str, action_bits: int, atomic: str, max_decisions: int) -> RecycleSession:
-    """One compiled game per parameter set: OpenSpiel makes a new Game for each state it deserialises."""
+    """One compiled game per parameter set and file version: OpenSpiel makes a new Game for each state it
+    deserialises, and compiling a game costs far more than playing a few moves of it."""
+    stamp = library.resolve(game).stat().st_mtime_ns  # an edited file is compiled again
+    return _compiled(game, params, action_bits, atomic, max_decisions, stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(game: str, params: str, action_bits: int, atomic: str, max_decisions: int,
+              stamp: int) -> RecycleSession:
     return RecycleSession(game, parse_params(params), action_bits=action_bits, atomic=atomic,
                           max_decisions=max_decisions or None)
 

@@ -28,3 +28,15 @@ def corpus_files(root: Path = CORPUS) -> list[Path]:
 def corpus_id(path: Path) -> str:
     """A corpus file's name relative to the corpus folder, e.g. cardstock/Scopa2.rcy."""
     return path.relative_to(CORPUS).as_posix()
+
+
+# Corpus files that do not load (language spec, Appendix B): samples leave them out.
+CORPUS_DOES_NOT_LOAD = frozenset({"cardstock/ContinuousPairs4.rcy"})
+
+
+def corpus_sample(n: int, seed: int = 15) -> list[Path]:
+    """A fixed sample of `n` loadable corpus files (the same on every machine); [] if the corpus is absent."""
+    import random
+
+    files = [p for p in corpus_files() if corpus_id(p) not in CORPUS_DOES_NOT_LOAD]
+    return sorted(random.Random(seed).sample(files, min(n, len(files))))

@@ -22,10 +22,10 @@ END_REASONS = ("normal", "decision_limit", "step_limit", "option_limit", "error"
 LIMIT_REASONS = ("decision_limit", "step_limit", "option_limit")
 # What each limit is and how to raise it (docs/limits.md), for the line a run prints about it.
 LIMIT_HELP = {
-    "decision_limit": "the decision limit (default 2000 decisions per game): raise it with --max-decisions N "
-                      "or (limits (decisions N)) in the game",
-    "step_limit": "the step limit (default 10000 steps between two decisions): raise it with --max-steps N "
-                  "or (limits (steps N)) in the game",
+    "decision_limit": "the decision limit (2000 decisions per game unless the game or --max-decisions sets "
+                      "another): raise it with --max-decisions N or (limits (decisions N)) in the game",
+    "step_limit": "the step limit (10000 steps between two decisions unless the game or --max-steps sets "
+                  "another): raise it with --max-steps N or (limits (steps N)) in the game",
     "option_limit": "the option limit (default 100,000 options at one decision): raise it with "
                     "(limits (options N)) in the game",
 }

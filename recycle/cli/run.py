@@ -67,6 +67,8 @@ def print_run_table(summary: dict) -> None:
         s.add_row(f"p{i + 1}", summary["players"][i], _fmt(w, 3), f"[{_fmt(lo, 3)}, {_fmt(hi, 3)}]",
                   _fmt(summary["mean_scores"][i], 2))
     con.print(s)
+    for line in summary.get("limits_hit", []):  # which limit stopped games, and how to raise it
+        con.print(f"[yellow]limit[/yellow]: {line}", highlight=False)
     for e in summary["first_errors"]:
         # The message is plain text: `error[no-card]` must not be read as rich markup, nor wrapped.
         con.print(f"[red]error[/red] in run {e['run']} (game seed {e['game_seed']}):", highlight=False)

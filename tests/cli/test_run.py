@@ -312,3 +312,10 @@ def test_games_json_lists_a_game_with_a_meldrules_parameter(tmp_path, monkeypatc
     rows = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in rows] == ["melder"]
     assert "MELDS" in rows[0]["parameters"] and "error" not in rows[0]["parameters"]
+
+
+def test_the_table_names_the_limit_that_stopped_games_and_how_to_raise_it(capsys):
+    assert main(["run", DEAL_N, "-n", "3", "--seed", "1", "--max-decisions", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "limit: 3 games stopped at the decision limit" in out
+    assert "--max-decisions N" in out and "(limits (decisions N))" in out

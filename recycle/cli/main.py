@@ -17,7 +17,7 @@ from typing import NoReturn
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
 from . import check, flow, games, lsp, new, play, replay, run, stats, tournament
-from .memory import ceiling_message, set_memory_ceiling
+from .memory import ceiling_message, restore_memory_ceiling, set_memory_ceiling
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 EXIT_PIPE = 128 + 13  # SIGPIPE
@@ -46,11 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `recycle` console script."""
     to_null = _stdout_is_devnull()
+    ceiling = None
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "max_memory", None):
-            set_memory_ceiling(args.max_memory)
+            ceiling = set_memory_ceiling(args.max_memory)
         code = args.func(args)
         if not sys.stdout.closed:  # (the language server closes it when it exits)
             sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -79,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
         traceback.print_exception(e, file=sys.stderr)
         return EXIT_BUG
+    finally:
+        restore_memory_ceiling(ceiling)
 
 
 def _drop_stdout() -> None:

@@ -13,22 +13,34 @@ try:
 except ImportError:  # pragma: no cover - not on POSIX: no ceiling
     resource = None  # type: ignore[assignment]
 
-__all__ = ["ceiling_message", "set_memory_ceiling"]
+__all__ = ["ceiling_message", "restore_memory_ceiling", "set_memory_ceiling"]
 
 _SET: list[int] = []  # the ceiling set by this process, in MB
 
 
-def set_memory_ceiling(mb: int) -> None:
-    """Lower this process's address-space limit to mb megabytes (0: leave it); never raises it past the hard limit."""
+def set_memory_ceiling(mb: int) -> tuple[int, int] | None:
+    """Lower this process's address-space limit to mb megabytes (0: leave it); never raises it past the hard limit.
+
+    Returns the limits it replaced (for restore_memory_ceiling), or None if it changed nothing.
+    """
     if not mb or resource is None:
-        return
+        return None
     want = mb * 1024 * 1024
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)
+    _SET.append(mb)
     if soft == resource.RLIM_INFINITY or want < soft:
         resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-    _SET.append(mb)
+        return soft, hard
+    return None
+
+
+def restore_memory_ceiling(old: tuple[int, int] | None) -> None:
+    """Put back the limits set_memory_ceiling replaced: a command run inside a longer-lived Python
+    (tests, a notebook) leaves that process as it found it."""
+    if old is not None and resource is not None:
+        resource.setrlimit(resource.RLIMIT_AS, old)
 
 
 def ceiling_message() -> str:

@@ -319,3 +319,12 @@ def test_the_table_names_the_limit_that_stopped_games_and_how_to_raise_it(capsys
     out = capsys.readouterr().out
     assert "limit: 3 games stopped at the decision limit" in out
     assert "--max-decisions N" in out and "(limits (decisions N))" in out
+
+
+def test_an_in_process_run_leaves_the_memory_limit_as_it_was(capsys):
+    """run lowers RLIMIT_AS for itself and its workers; a longer-lived Python calling main() (tests, a
+    notebook) gets its own limit back (a Chromium started later by the same process once crashed)."""
+    resource = pytest.importorskip("resource", reason="no address-space limits on this platform")
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    assert main(["run", DEAL_N, "-n", "2", "--seed", "1", "--max-memory", "3000"]) == 0
+    assert resource.getrlimit(resource.RLIMIT_AS) == before

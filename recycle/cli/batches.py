@@ -41,19 +41,6 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     return sess, spec
 
 
-def note_replaced(out: Path, names: Iterable[str]) -> None:
-    """Say which files of an earlier run in `out` are about to be replaced (never silently)."""
-    if not out.is_dir():
-        return
-    clash = [n for n in names if (out / n).exists()]
-    old_t = sorted(p.name for p in (out / "transcripts").glob("run-*.jsonl")) if (out / "transcripts").is_dir() else []
-    if old_t:
-        clash.append(f"transcripts/ ({len(old_t)} file{'s' if len(old_t) != 1 else ''})")
-    if clash:
-        shown = ", ".join(clash[:8]) + (f" and {len(clash) - 8} more" if len(clash) > 8 else "")
-        print(f"note: --out {out}: replacing {shown} from an earlier run", file=sys.stderr)
-
-
 # ---------------------------------------------------------------- game-by-game output, interrupts, resume
 
 RUN_FILES = ("games.csv", "decisions.csv", "results.csv", "summary.json", STATE, RECORDS)

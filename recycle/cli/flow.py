@@ -43,7 +43,8 @@ def register(sub) -> None:
         description="Play one seeded game with random players (or N with --games, aggregated) and draw where "
                     "the cards go: one box per location, filled by who can see its cards, one cluster per owner, "
                     "edges coloured by what a move reveals. Writes flow.dot and flow.json always, and flow.svg / "
-                    "flow.png when Graphviz's `dot` is installed. Prints the derived information categories. Seeds: "
+                    "flow.png when Graphviz's `dot` is installed, into a new or empty folder (--force to replace "
+                    "its earlier files). Prints the derived information categories. Seeds: "
                     + SEED_HELP + "; --seed S draws run 0 of `recycle stats --seed S`.")
     add_game_argument(f)
     f.add_argument("--seed", type=seed_number, help="batch seed S (default: drawn from the OS and printed)")

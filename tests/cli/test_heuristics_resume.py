@@ -4,7 +4,9 @@ The signal tests run the command in a real process on tests/fixtures/games/high_
 decisions) with a few games per batch.  The process is slowed down (each game waits 150 ms, from a
 wrapper that patches recycle.run.batch.play_run) so that the test can send SIGINT or SIGTERM while the
 second batch (ai-vs-random) is being played; then --resume must finish the three batches with files
-equal to an uninterrupted run, without playing again the batch that was already complete.
+equal to an uninterrupted run, without playing again the batch that was already complete.  The same
+with --jobs 2 and a worker killed.  The other tests run in this process: a signal between batches, the
+folder rules (refuse, --force), the --resume checks and symlinks.
 """
 from __future__ import annotations
 
@@ -104,9 +106,9 @@ def test_signal_during_a_batch_then_resume_equals_an_uninterrupted_run(tmp_path,
         assert proc.poll() is None, proc.communicate()
         if summary.exists() and json.loads(summary.read_text())["games_kept"] > 0:
             break
-        time.sleep(0.15)
+        time.sleep(0.05)
     proc.send_signal(getattr(signal, how))
-    stdout, stderr = proc.communicate(timeout=60)
+    _stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == code, stderr
     last = stderr.strip().splitlines()[-1]
     assert last.startswith(f"interrupted by {how}: kept random {N} of {N}, ai-vs-random ") and \
@@ -211,3 +213,33 @@ def test_symlinked_batch_folder_is_refused_and_force_removes_the_link(tmp_path, 
     assert main(argv(out, "--force")) == 0
     assert list(outside.iterdir()) == [] and (out / "ai-vs-random").is_dir()
     assert not (out / "ai-vs-random").is_symlink()
+
+
+def children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+def test_a_dying_worker_stops_the_batch_and_resume_finishes_it(tmp_path, reference):
+    out, log = tmp_path / "out", tmp_path / "played.log"
+    proc = subprocess.Popen([sys.executable, "-c", SLOW, str(log), *argv(out, "--jobs", "2")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=tmp_path)
+    t0 = time.monotonic()
+    workers: list[int] = []
+    while time.monotonic() - t0 < 60:  # until the second batch has started its workers
+        assert proc.poll() is None, proc.communicate()
+        workers = children(proc.pid)
+        if any(line.startswith("FR ") for line in played(log)) and workers:
+            break
+        time.sleep(0.05)
+    os.kill(workers[0], signal.SIGKILL)
+    _stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    last = stderr.strip().splitlines()[-1]
+    assert "a worker process died" in last and f"kept random {N} of {N}, ai-vs-random " in last, last
+    assert "--resume" in last and "Traceback" not in stderr
+    assert json.loads((out / "evaluation.json").read_text())["complete"] is False
+    proc2 = subprocess.run([sys.executable, "-m", "recycle", *argv(out, "--resume", "--jobs", "2")],
+                           capture_output=True, text=True, env=env(), cwd=tmp_path, timeout=120)
+    assert proc2.returncode == 0, proc2.stderr
+    assert fingerprint(out) == reference

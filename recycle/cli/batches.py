@@ -41,19 +41,6 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     return sess, spec
 
 
-def note_replaced(out: Path, names: Iterable[str]) -> None:
-    """Say which files of an earlier run in `out` are about to be replaced (never silently)."""
-    if not out.is_dir():
-        return
-    clash = [n for n in names if (out / n).exists()]
-    old_t = sorted(p.name for p in (out / "transcripts").glob("run-*.jsonl")) if (out / "transcripts").is_dir() else []
-    if old_t:
-        clash.append(f"transcripts/ ({len(old_t)} file{'s' if len(old_t) != 1 else ''})")
-    if clash:
-        shown = ", ".join(clash[:8]) + (f" and {len(clash) - 8} more" if len(clash) > 8 else "")
-        print(f"note: --out {out}: replacing {shown} from an earlier run", file=sys.stderr)
-
-
 # ---------------------------------------------------------------- game-by-game output, interrupts, resume
 
 RUN_FILES = ("games.csv", "decisions.csv", "results.csv", "summary.json", STATE, RECORDS)
@@ -92,22 +79,32 @@ class Stopper:
     """SIGINT and SIGTERM during a batch: remember the signal so that the batch stops between games.
 
     With one job the game being played is abandoned at once (`may_raise`); writing files never is.
+    Stoppers nest (`recycle stats --heuristics` holds one around its three batches): a signal seen
+    by the inner one is passed to the outer one, and an inner one entered after a signal stops at once.
     """
 
     def __init__(self) -> None:
         self.signum: int | None = None
         self.may_raise = False
         self._old: dict = {}
+        self._outer: Stopper | None = None
 
     def __enter__(self) -> Stopper:
         if threading.current_thread() is threading.main_thread():
             for s in (signal.SIGINT, signal.SIGTERM):
                 self._old[s] = signal.signal(s, self._handle)
+                outer = getattr(self._old[s], "__self__", None)
+                if isinstance(outer, Stopper):
+                    self._outer = outer
+        if self._outer is not None and self._outer.signum is not None:
+            self.signum = self._outer.signum
         return self
 
     def _handle(self, signum, _frame) -> None:
         if self.signum is None:
             self.signum = signum
+        if self._outer is not None and self._outer.signum is None:
+            self._outer.signum = signum
         if self.may_raise:
             self.may_raise = False
             raise Stopped
@@ -148,8 +145,9 @@ class Outcome:
                 "to finish them, run the same command again with --resume")
 
 
-def clear_own_files(folder: OutFolder, own: Iterable[str]) -> int:
-    """--force: remove the files this command writes (and its temporary files), never anything else."""
+def clear_own_files(folder: OutFolder, own: Iterable[str], transcripts: bool = True) -> int:
+    """--force: remove the files this command writes (and its temporary files), never anything else;
+    with `transcripts`, also its transcripts/run-*.jsonl."""
     own = set(own)
     removed = 0
     for name in folder.names():
@@ -160,7 +158,7 @@ def clear_own_files(folder: OutFolder, own: Iterable[str]) -> int:
             if st is not None and stat.S_ISDIR(st.st_mode):
                 raise OutputError(f"{folder.path / name} is a folder: remove it yourself (--force removes files only)")
             removed += folder.remove(name)
-    st = folder.lstat("transcripts")
+    st = folder.lstat("transcripts") if transcripts else None
     if st is not None and stat.S_ISDIR(st.st_mode):
         with folder.subfolder("transcripts", create=False) as tdir:
             for name in tdir.names():
@@ -172,11 +170,17 @@ def clear_own_files(folder: OutFolder, own: Iterable[str]) -> int:
     return removed
 
 
-def open_out(out: Path, args: argparse.Namespace, command: str, own: Iterable[str]) -> tuple[OutFolder, dict | None]:
+def open_out(out: Path, args: argparse.Namespace, command: str, own: Iterable[str],
+             clear: Callable[[OutFolder], int] | None = None,
+             transcripts: bool = True) -> tuple[OutFolder, dict | None]:
     """The --out folder of a batch, checked: (folder, resume state or None).
 
-    A folder that is not empty is refused unless --force (then this command's files go first) or
-    --resume (then it must hold an interrupted run of this command)."""
+    A folder that is not empty is refused unless --force (then this command's files go first: `own`,
+    and what `clear` removes) or --resume (then it must hold an interrupted run of this command).
+    A command without --resume (`recycle flow`) has no args.resume."""
+    resumable = hasattr(args, "resume")
+    if not resumable:
+        args = argparse.Namespace(**{**vars(args), "resume": False})
     if args.resume and args.force:
         raise UsageError("--resume and --force: choose one (--force starts again, --resume continues)")
     if args.resume and not out.is_dir():
@@ -196,10 +200,11 @@ def open_out(out: Path, args: argparse.Namespace, command: str, own: Iterable[st
             shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
             what = "an interrupted run" if state is not None else "files"
             raise UsageError(f"--out {out} is not empty ({what}: {shown}); pass --force to replace the files of "
-                             f"`recycle {command}` there (others are kept), --resume to finish an interrupted run, "
-                             "or choose another folder")
+                             f"`recycle {command}` there (others are kept), "
+                             + ("--resume to finish an interrupted run, " if resumable else "")
+                             + "or choose another folder")
         if names:
-            k = clear_own_files(folder, own)
+            k = clear_own_files(folder, own, transcripts) + (clear(folder) if clear is not None else 0)
             if k:
                 print(f"note: --force: removed {k} file{'s' if k != 1 else ''} of an earlier run from {out}/"
                       + (" (other files kept)" if folder.names() else ""), file=sys.stderr)
@@ -221,6 +226,7 @@ def run_identity(command: str, sess: GameSession, spec: BatchSpec, n: int) -> di
 WHAT = {"game_sha256": "game file (its SHA-256 differs)", "params": "--param", "lineup": "--players",
         "seed": "--seed", "games": "-n", "max_decisions": "--max-decisions", "max_idle_steps": "--max-steps",
         "transcripts": "--transcripts", "rotate": "--rotate", "ai_budget": "--ai-budget", "estimates": "player kinds",
+        "ai": "--ai",
         "game": "game"}
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -16,8 +19,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..analysis.flow import FlowGraph
 from ..errors import RecycleError, UsageError
 from ..run.batch import play_run
+from ..run.output import STAGING, OutFolder
 from ..visualize.flow import FlowRenderError, write_flow
-from .batches import note_replaced, open_batch
+from .batches import open_batch, open_out, out_folder
 from .options import (
     SEED_HELP,
     add_game_argument,
@@ -39,7 +43,8 @@ def register(sub) -> None:
         description="Play one seeded game with random players (or N with --games, aggregated) and draw where "
                     "the cards go: one box per location, filled by who can see its cards, one cluster per owner, "
                     "edges coloured by what a move reveals. Writes flow.dot and flow.json always, and flow.svg / "
-                    "flow.png when Graphviz's `dot` is installed. Prints the derived information categories. Seeds: "
+                    "flow.png when Graphviz's `dot` is installed, into a new or empty folder (--force to replace "
+                    "its earlier files). Prints the derived information categories. Seeds: "
                     + SEED_HELP + "; --seed S draws run 0 of `recycle stats --seed S`.")
     add_game_argument(f)
     f.add_argument("--seed", type=seed_number, help="batch seed S (default: drawn from the OS and printed)")
@@ -61,7 +66,13 @@ def register(sub) -> None:
     f.add_argument("--max-nodes", type=int, metavar="N",
                    help="draw at most N locations, the busiest; the others become one node saying how many "
                         "(default 150, MAX_FLOW_NODES of recycle.visualize.flow; 0: all)")
-    f.add_argument("--out", type=Path, help="output folder (default ./flow-<game>)")
+    f.add_argument("--out", type=out_folder,
+                   help="output folder (default ./flow-<game>): a new or empty folder, see --force; files are "
+                        "written to a temporary name and moved in, never through a symlink")
+    f.add_argument("--force", action="store_true",
+                   help="write into a --out folder that is not empty: the files `recycle flow` writes there "
+                        "(flow.dot, flow.json, flow.<image format>) are removed first, any other file is left "
+                        "alone; symlinks are removed, never followed")
     f.add_argument("--json", action="store_true",
                    help='print {"categories", "nodes", "edges", "files", ...} as JSON instead of text')
     f.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -119,6 +130,21 @@ def cmd_flow(args: argparse.Namespace) -> int:
     sess, spec = open_batch(args)
     args.out = wanted_out
     out = default_out(args, "flow", sess.name)
+    # An existing folder is checked before the games are played (a non-empty one is refused unless --force,
+    # docs/results.md); a new one is made only when there is something to draw.
+    opened = [open_folder(args, out)] if os.path.lexists(out) else []
+    try:
+        return _flow(args, sess, spec, out, opened)
+    finally:
+        for folder in opened:
+            folder.close()
+
+
+def open_folder(args: argparse.Namespace, out: Path) -> OutFolder:
+    return open_out(out, args, "flow", flow_names("flow", sorted(graph_formats())), transcripts=False)[0]
+
+
+def _flow(args: argparse.Namespace, sess, spec, out: Path, opened: list[OutFolder]) -> int:
     seed_drawn = args.seed is None
     if not args.json:
         print(f"{sess.name}: card flow of {args.n} game{'s' if args.n != 1 else ''}, seed {spec.seed}"
@@ -151,10 +177,26 @@ def cmd_flow(args: argparse.Namespace) -> int:
         print(f"note: left out {len(errors)} game{'s' if len(errors) != 1 else ''} that ended with an error; "
               f"first: {first_error_text(errors)}", file=sys.stderr)
 
-    note_replaced(out, flow_names("flow", args.formats))
-    files = write_flow_files(fb, out / "flow", args.formats, min_run_share=args.min_run_share,
-                             legend=not args.no_legend, edge_labels=args.edge_labels,
-                             **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
+    # Graphviz writes by path: into a private staging folder inside `out`, then each file is moved in
+    # (atomic rename through the folder's descriptor, never onto a symlink).
+    if not opened:
+        opened.append(open_folder(args, out))
+    folder = opened[0]
+    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=out))
+    try:
+        try:
+            made = write_flow_files(fb, staging / "flow", args.formats, min_run_share=args.min_run_share,
+                                    legend=not args.no_legend, edge_labels=args.edge_labels,
+                                    **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
+        except RecycleError:  # Graphviz failed: what was written before (flow.dot, flow.json) is kept
+            for name in sorted(os.listdir(staging)):
+                folder.publish(staging / name, name)
+            raise
+        for p in made:
+            folder.publish(p, p.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    files = [out / p.name for p in made]
     G = fb.graph(args.min_run_share)
     info = fb.information(declared=args.declared, min_run_share=args.min_run_share)
     doc = {

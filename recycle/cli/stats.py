@@ -73,7 +73,11 @@ def register(sub) -> None:
                    help="play three batches into DIR/random/, DIR/ai-vs-random/ (one AI against random players, "
                         "rotated) and DIR/ai/ (all AI), and write the game-quality heuristics (heuristics.json, "
                         "heuristics.csv, evaluation.json) computed from them; -n defaults to "
-                        f"{HEURISTIC_GAMES} here (each batch)")
+                        f"{HEURISTIC_GAMES} here (each batch). The folder rules are the same: a non-empty DIR is "
+                        "refused unless --force (its own files in DIR and the batch folders go, nothing else); "
+                        "Ctrl-C (130) or SIGTERM (143) keeps the finished games of each batch and evaluation.json "
+                        "says it is not complete; --resume finishes them (a complete batch is read back, not "
+                        "played again)")
     s.add_argument("--ai", metavar="KIND",
                    help="the AI of --heuristics: F (flat Monte Carlo, default), M (IS-MCTS) or P (PIMC)")
     s.add_argument("--ai-budget", type=positive, metavar="N",

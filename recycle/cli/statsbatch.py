@@ -22,17 +22,16 @@ from ..analysis.summary import (
 )
 from ..errors import RecycleError
 from ..players import registry
-from ..run.batch import WorkerDied, iter_batch, play_run, run_batch
+from ..run.batch import iter_batch, play_run, run_batch
 from ..run.output import STAGING, OutFolder
 from ..run.records import RunRecord
-from ..run.tables import BatchTables
+from ..run.tables import RECORDS, STATE, BatchTables
 from ..run.transcript import dumps
 from ..version import __version__
 from ..visualize import plots
 from .batches import (
     RUN_FILES,
     check_identity,
-    clear_own_files,
     open_batch,
     open_out,
     run_identity,
@@ -99,16 +98,19 @@ def stats_own_files(args) -> list[str]:
 
 
 def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, random_heuristics: bool,
-                label: str | None = None, command: bool = False) -> dict:
+                label: str | None = None, command: bool = False,
+                opened: tuple[OutFolder, dict | None] | None = None, keep_journal: bool = False) -> dict:
     """Play one batch and write its files into `out` (the body of `recycle stats`): core CSVs, summary.json,
     branching_by_index.csv, seats.csv, lead.csv and spread.csv when the batch has estimates, heuristics files
     of an all-random batch (`random_heuristics`), the flow diagrams (`flow`) and the plots.
 
     The games are added to the tables and transcripts/ as they finish (recycle.run.tables.BatchTables);
     the files computed from the whole batch are written at the end.  With `command` (the `recycle stats`
-    command itself) the folder is checked as --force/--resume say, and a batch stopped by a signal or a
-    dying worker returns {"outcome": ...} with nothing but the kept games written; otherwise (a batch of
-    --heuristics) this command's earlier files in `out` are replaced and a stop is an error.
+    command itself) the folder is checked as --force/--resume say; otherwise (a batch of --heuristics)
+    the caller gives the folder it opened and checked, with the resume state of the batch there (or
+    None: a new batch).  A batch stopped by a signal or a dying worker returns {"outcome": ...} with
+    nothing but the kept games written.  With `keep_journal` the resume journal stays after the batch
+    is complete (--heuristics removes it once all three batches are done: finish_journal).
     """
     lineup = "".join(spec.lineup)
     all_random = all(c == "R" for c in spec.lineup)
@@ -116,11 +118,12 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
     if command:
         folder, state = open_out(out, args, "stats", own)
     else:
-        folder, state = OutFolder.open(out), None
-        clear_own_files(folder, own)
+        assert opened is not None
+        folder, state = opened
     with ExitStack() as stack:
-        stack.callback(folder.close)
-        ident = {**run_identity("stats", sess, spec, args.n), "transcripts": user_level}
+        if command:  # a folder given by the caller stays open for it
+            stack.callback(folder.close)
+        ident = batch_identity(sess, spec, args, user_level)
         tables = BatchTables(folder, sess.name, sess.prog.direction, ident, args.n,
                              {"format": "recycle-analytics", "version": 1, "game": sess.name, "seed": spec.seed})
         stack.callback(tables.close)
@@ -134,12 +137,12 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
         except OSError as e:
             raise RecycleError(f"error: cannot write into {out}: {e}") from None
         return _stats_batch(args, sess, spec, out, folder, tables, kept, user_level, lineup, all_random,
-                            flow=flow, random_heuristics=random_heuristics, label=label, command=command)
+                            flow=flow, random_heuristics=random_heuristics, label=label, keep_journal=keep_journal)
 
 
 def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: list, user_level: str,
                  lineup: str, all_random: bool, *, flow: bool, random_heuristics: bool, label: str | None,
-                 command: bool) -> dict:
+                 keep_journal: bool) -> dict:
     full_spec = attrs.evolve(spec, transcript_level="full")
     played_full = spec.transcript_level == "full"
     fb_all = new_flow(sess, spec) if flow else None
@@ -170,11 +173,7 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
     bargs = argparse.Namespace(**{**vars(args), "out": None})
     outcome = stream_batch(sess, spec, bargs, kept, tables, on_record, label)
     if not outcome.complete:
-        if command:
-            return {"outcome": outcome}
-        if outcome.died:
-            raise WorkerDied(outcome.died)
-        raise KeyboardInterrupt
+        return {"outcome": outcome}
     records, elapsed = outcome.records, outcome.elapsed
     if fb_all is not None and not played_full:
         flow_records = run_batch(full_spec, min(args.n, FLOW_GAMES), args.jobs, session=sess)
@@ -255,9 +254,47 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
         files += made
         doc = document([*files, "summary.json"])
         folder.write_atomic("summary.json", json.dumps(doc, indent=2) + "\n", sync=True)
-        tables.finish()
+        if not keep_journal:
+            tables.finish()
     except OSError as e:
         raise RecycleError(f"error: cannot write into {out}: {e}") from None
     return {"records": records, "stats": stats, "info": info, "heur": heur, "files": files, "doc": doc,
             "timing": timing, "elapsed": elapsed, "flow_runs": fb_all.runs if fb_all is not None else 0,
             "outcome": outcome}
+
+
+def batch_identity(sess, spec, args, user_level: str) -> dict:
+    """What --resume checks for one stats batch (its `.recycle-resume.json`)."""
+    return {**run_identity("stats", sess, spec, args.n), "transcripts": user_level}
+
+
+def done_batch(args, sess, spec, out: Path, folder: OutFolder, state: dict) -> dict | None:
+    """A batch of --heuristics that was complete before the stop (its summary.json says so, its journal is
+    still there): what stats_batch returned for it, read back, not played again; None when it is not done."""
+    if int(state.get("games_kept", -1)) != args.n or not folder.exists("summary.json"):
+        return None
+    try:
+        doc = json.loads(folder.read_bytes("summary.json"))
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or doc.get("complete") is not True:
+        return None
+    tables = BatchTables(folder, sess.name, sess.prog.direction, state["identity"], args.n, {})
+    try:
+        records = tables.resume(state)
+    finally:
+        tables.close()
+    teams = [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
+    stats = analyze(records, game=sess.name, direction=sess.prog.direction, players=sess.n_players,
+                    seed=spec.seed, lineup="".join(spec.lineup), rotate=spec.rotate, teams=teams,
+                    include_limited=args.include_limited, bootstrap=args.bootstrap)
+    return {"records": records, "stats": stats, "info": doc.get("information"), "heur": doc.get("heuristics"),
+            "files": doc.get("files", []), "doc": doc, "timing": doc.get("timing"),
+            "elapsed": float(state.get("elapsed_s", 0.0)), "flow_runs": 0, "outcome": None}
+
+
+def finish_journal(folder: OutFolder) -> None:
+    """Remove a complete batch's resume journal (what BatchTables.finish does, for a batch kept open)."""
+    folder.remove(STATE)
+    folder.remove(RECORDS)
+    folder.sync()

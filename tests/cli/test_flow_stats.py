@@ -177,9 +177,11 @@ def test_flow_writes_files_and_json(tmp_path, capsys):
     fb = FlowGraph(title=sess.name, game=sess.name, game_sha256=sess.sha256, players=2, lineup="RR")
     fb.add_run((json.loads(line) for line in rec.transcript), seed=rec.game_seed)
     assert (out / "flow.dot").read_text() == flow_to_dot(fb.graph()).source
-    # a second run into the same folder says what it replaces
+    # a second run into the same folder is refused; with --force it replaces flow's own files
     code, stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 5, "--out", out)
-    assert code == 0 and "replacing flow.dot" in err and "block_rummy: " in stdout
+    assert code == 2 and "is not empty" in err and "--force" in err and stdout == ""
+    code, stdout, err = run_cli(capsys, "flow", BLOCK_RUMMY, "--seed", 5, "--out", out, "--force")
+    assert code == 0 and "removed 4 files" in err and "block_rummy: " in stdout
     assert "information: Hidden, Private, Taken" in stdout
 
 

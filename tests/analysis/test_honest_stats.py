@@ -143,3 +143,14 @@ def test_rummykruss_run_table(capsys):
     assert "estimated: median" in out and "decisions sampled" in out
     assert "higher score wins" in out and "ties for first" in out
     assert "warning: most games end in a draw" in " ".join(out.split())
+
+
+def test_the_branching_plot_draws_estimates_on_a_log_scale():
+    from visualize.plots import branching_figure
+
+    fig = branching_figure([rec(0, [1, 0], bs=(1, 1, 2), sampled=[(0, 1000.0), (1, 10.0)])], game="T", seed=1)
+    ax = fig.axes[0]
+    assert ax.get_ylabel().startswith("log10 Branching Factor")
+    assert ax.get_ylim()[1] >= 3  # the estimate 1000 is at 3
+    plain = branching_figure([rec(0, [1, 0], bs=(1, 3))], game="T", seed=1)
+    assert plain.axes[0].get_ylabel() == "Branching Factor"

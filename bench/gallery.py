@@ -117,7 +117,10 @@ def section(e: dict) -> str:
     le, br = st["length"], st["branching"]
     lines += ["",
               f"{e['n']} games: {le['mean']['value']:.1f} decisions on average (range {le['min']}\u2013{le['max']}), "
-              f"mean branching factor {br['mean']:.2f}, {br['forced_share']:.0%} of decisions forced.", "",
+              + (f"median branching factor {br['median']:.3g} (estimated: the random player samples "
+                 f"{br['sampled_decisions']} of {br['points']} decisions' atomic blocks), "
+                 if br.get("estimated") else f"mean branching factor {br['mean']:.2f}, ")
+              + f"{br['forced_share']:.0%} of decisions forced.", "",
               f"Flow of one game ({e['nodes1']} locations, {e['edges1']} flows): "
               f"`recycle flow {e['shown_as']} --seed {e['seed']}`", "",
               f"![card flow of {e['name']}](gallery/{e['slug']}-flow.svg)", "",

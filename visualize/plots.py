@@ -27,7 +27,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from recycle.analysis.runs import length_runs, outcome_runs
+from recycle.analysis.runs import branching_values, length_runs, outcome_runs
 from recycle.analysis.stats import wilson
 from recycle.analysis.summary import kernel_smooth
 from recycle.engine.algorithms import derive
@@ -116,15 +116,20 @@ def smoother(k: npt.ArrayLike, b: npt.ArrayLike, max_l: int, points: int = 200):
 def branching_figure(records, *, game: str, seed: int) -> Figure:
     """Jittered (decision index, branching) points by deciding seat, with the kernel smoother and band."""
     used = length_runs(records)
-    pts = [(k, b, p) for r in used for k, (p, b, _c) in enumerate(r.decision_rows, 1)]
+    # a sampled decision (language §15.4) counts by its estimated number of paths, drawn on a log scale
+    estimated = any(r.sampled for r in used)
+    pts = [(k, b, p) for r in used
+           for k, ((p, _b, _c), b) in enumerate(zip(r.decision_rows, branching_values(r), strict=True), 1)]
     if not pts:
         raise NoPlotData("no decision points in the used runs")
     k = np.array([t[0] for t in pts], dtype=float)
     b = np.array([t[1] for t in pts], dtype=float)
+    if estimated:
+        b = np.log10(np.maximum(b, 1.0))
     seat = np.array([t[2] for t in pts], dtype=int)
     rng = np.random.default_rng(derive(seed, "plot", "branching"))
     jx = rng.uniform(-0.4, 0.4, len(pts))
-    jy = rng.uniform(-0.4, 0.4, len(pts))
+    jy = rng.uniform(-0.4, 0.4, len(pts)) * (0.1 if estimated else 1.0)
     fig, (ax,) = _figure()
     for s in sorted(set(seat.tolist())):
         m = seat == s
@@ -139,12 +144,14 @@ def branching_figure(records, *, game: str, seed: int) -> Figure:
             path_effects=[patheffects.withStroke(linewidth=3.5, foreground="white")])
     ax.set_title(plain_text(game))
     ax.set_xlabel("Decision Point")
-    ax.set_ylabel("Branching Factor")
+    ax.set_ylabel("log10 Branching Factor (estimated where sampled)" if estimated else "Branching Factor")
     ax.set_ylim(bottom=0, top=max(1.0, float(b.max()) + 0.5) * 1.04)
     ax.set_xlim(0, max_l + 1)
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), markerscale=3, fontsize=8,
-               title=f"deciding seat ({len(used)} games); line: kernel-smoothed mean branching factor",
+               title=f"deciding seat ({len(used)} games); line: kernel-smoothed mean "
+                     + ("log10 branching factor; sampled atomic blocks count by their estimated paths"
+                        if estimated else "branching factor"),
                title_fontsize=8, frameon=False)
     return fig
 

@@ -89,8 +89,24 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
         tri = np.vectorize(lambda p: _triangle(p, f))
         lo, hi = bootstrap_apply(N, boot_seed(seed, "heuristic.Fairness"), lambda idx: tri(p1[idx].mean(axis=1)),
                                  bootstrap)
-        entries["Fairness"] = _entry("Fairness", _triangle(float(p1.mean()), f), lo, hi, N,
-                                     note=f"p1 wins {float(p1.mean()):.3f}, fair share {f:.3f}")
+        # Tied games split their shares, so a batch of draws looks perfectly fair: the note says how many
+        # games were tied and p1's win rate over the decided ones (one winner alone), with its interval.
+        tied = sum(1 for r in used if len(winners_of(r)) != 1)
+        note = f"p1 wins {float(p1.mean()):.3f}, fair share {f:.3f}"
+        decided = [r for r in used if len(winners_of(r)) == 1]
+        if tied:
+            d1 = sum(1 for r in decided if winners_of(r) == [0])
+            dlo, dhi = wilson(d1, len(decided))
+            note += (f"; {tied} of {N} games tied or without a winner (shares split)"
+                     + (f"; over the {len(decided)} decided games p1 wins {d1 / len(decided):.3f} "
+                        f"[{dlo:.3f}, {dhi:.3f}], fairness {_triangle(d1 / len(decided), f):.3f}"
+                        if decided else "; no decided game"))
+        entries["Fairness"] = _entry("Fairness", _triangle(float(p1.mean()), f), lo, hi, N, note=note)
+        entries["Fairness"]["tied"] = tied
+        entries["Fairness"]["decided"] = (
+            {"n": len(decided), "p1_wins": sum(1 for r in decided if winners_of(r) == [0]) / len(decided),
+             "value": _triangle(sum(1 for r in decided if winners_of(r) == [0]) / len(decided), f)}
+            if decided else None)
 
         def seat_fair(w):
             return 1 - np.abs(w - f).sum(axis=-1) / (2 * (1 - f))

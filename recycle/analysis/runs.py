@@ -16,7 +16,7 @@ import numpy as np
 
 from ..engine.algorithms import derive
 from ..run.records import RunRecord
-from .stats import bootstrap_apply
+from .stats import bootstrap_apply, wilson
 
 END_REASONS = ("normal", "decision_limit", "step_limit", "option_limit", "error")
 LIMIT_REASONS = ("decision_limit", "step_limit", "option_limit")
@@ -92,3 +92,71 @@ def winners_of(r: RunRecord) -> list[int]:
     if r.ranks is not None:
         return [s for s, k in enumerate(r.ranks) if k == 1]
     return list(r.winners)
+
+
+# ---------------------------------------------------------------- honest figures: sampled branching, outcomes
+
+
+SAMPLED_METHOD = ("a decision whose atomic blocks the random player sampled (language §15.4) lists one walk per "
+                  "block; its branching is estimated as the number of its complete paths: over its options, the "
+                  "sum of the products of the alternatives met at the forks of each option's walk (Knuth's "
+                  "estimator; orderings of the same moves count as different paths)")
+
+
+def branching_values(r: RunRecord) -> list:
+    """Per decision of a run: the options listed, or for a sampled decision its estimated number of paths."""
+    est = {int(k): e for k, e in r.sampled}
+    return [est.get(k, b) for k, (_p, b, _c) in enumerate(r.decision_rows)]
+
+
+def direction_text(direction: str) -> str:
+    """How a game is won, in words: "higher score wins" (max) or "lower score wins" (min)."""
+    return {"max": "higher score wins", "min": "lower score wins"}.get(direction, f"direction {direction}")
+
+
+def outcome_of(r: RunRecord) -> str | None:
+    """How a run ended: void (no winner, or every score 0), draw (every player first), tie (some share
+    first), decided (one winner), limit (stopped at a limit); None for an error."""
+    if r.end_reason == "error":
+        return None
+    if r.end_reason in LIMIT_REASONS:
+        return "limit"
+    if r.scores is None:
+        return None
+    winners = winners_of(r)
+    if not winners or all(s == 0 for s in r.scores):
+        return "void"
+    if len(r.scores) >= 2 and len(winners) == len(r.scores):
+        return "draw"
+    return "tie" if len(winners) >= 2 else "decided"
+
+
+OUTCOME_KINDS = ("decided", "tie", "draw", "void", "limit")
+OUTCOME_WORDS = {
+    "void": "end void (no winner, or every score 0)",
+    "draw": "end in a draw (every player tied for first)",
+    "limit": "stop at a limit (their outcome is provisional)",
+}
+
+
+def outcome_block(records: Sequence[RunRecord]) -> dict:
+    """Counts and rates (95% Wilson intervals) of each way the games ended, over the runs without an error,
+    and the warnings when most of them are void, drawn or stopped at a limit."""
+    kinds = [k for k in (outcome_of(r) for r in records) if k is not None]
+    n = len(kinds)
+    counts = Counter(kinds)
+    out: dict = {"n": n}
+    for k in OUTCOME_KINDS:
+        lo, hi = wilson(counts[k], n)
+        out[k] = {"count": counts[k], "rate": interval(counts[k] / n, lo, hi, n) if n else None}
+    warnings = []
+    for k in ("void", "draw", "limit"):
+        if n and counts[k] * 2 > n:
+            warnings.append(f"most games {OUTCOME_WORDS[k]}: {counts[k]} of {n} ({counts[k] / n:.0%}); "
+                            "the win rates and fairness say little about such a batch")
+    bad = counts["void"] + counts["draw"] + counts["limit"]
+    if n and not warnings and bad * 2 > n:
+        warnings.append(f"most games end void, in a draw or at a limit: {bad} of {n} ({bad / n:.0%}); "
+                        "the win rates and fairness say little about such a batch")
+    out["warnings"] = warnings
+    return out

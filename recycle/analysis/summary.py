@@ -23,12 +23,17 @@ from ..run.tables import KEY_COLUMNS, write_csv
 from .runs import (
     END_REASONS,
     LIMIT_REASONS,
+    SAMPLED_METHOD,
     boot_seed,
+    branching_values,
+    direction_text,
     interval,
     length_runs,
     limit_lines,
     limit_lines_of,
     mean_ci,
+    outcome_block,
+    outcome_of,
     outcome_runs,
     ranks_of,
     winners_of,
@@ -39,8 +44,9 @@ from .stats import bootstrap_apply, describe, mean, quantile, sd, wilson
 
 
 def branching_by_index(records: Sequence[RunRecord]) -> list[dict]:
-    """§3.3: for k = 1 .. max L, n_k runs with L >= k and mean, sd, median, min, max of b at k."""
-    runs = [[b for (_p, b, _c) in r.decision_rows] for r in length_runs(records)]
+    """§3.3: for k = 1 .. max L, n_k runs with L >= k and mean, sd, median, min, max of b at k
+    (a sampled decision's b is its estimated number of paths: analysis.runs.branching_values)."""
+    runs = [branching_values(r) for r in length_runs(records)]
     top = max((len(bs) for bs in runs), default=0)
     rows = []
     for k in range(1, top + 1):
@@ -78,7 +84,9 @@ def _length(records: Sequence[RunRecord], seed, b: int) -> dict:
 
 def _branching(records: Sequence[RunRecord], seed, b: int) -> dict:
     used = length_runs(records)
-    per_run = [[bb for (_p, bb, _c) in r.decision_rows] for r in used]
+    per_run = [branching_values(r) for r in used]
+    listed = [bb for r in used for (_p, bb, _c) in r.decision_rows]
+    sampled = sum(len(r.sampled) for r in used)
     pooled = sorted(x for bs in per_run for x in bs)
     run_means = [sum(bs) / len(bs) for bs in per_run if bs]
     trees = [sum(math.log10(x) for x in bs) for bs in per_run if bs and all(x >= 1 for x in bs)]
@@ -93,6 +101,12 @@ def _branching(records: Sequence[RunRecord], seed, b: int) -> dict:
         "log10_tree": mean_ci(trees, seed, "branching.log10_tree", b),
         "slope": mean_ci(slopes, seed, "branching.slope", b),
         "max_index": max((len(bs) for bs in per_run), default=0),
+        # sampled decisions (language §15.4) count by their estimated number of paths, not their options
+        "estimated": sampled > 0,
+        "sampled_decisions": sampled,
+        "listed_mean": sum(listed) / len(listed) if listed else None,
+        "listed_max": max(listed) if listed else None,
+        "method": SAMPLED_METHOD if sampled else None,
     }
 
 
@@ -188,9 +202,10 @@ def _ties(used: Sequence[RunRecord], players: int) -> dict:
     first = sum(1 for r in used if len(winners_of(r)) >= 2)
     anytie = sum(1 for r in used if len(set(ranks_of(r))) < len(ranks_of(r)))
     lo, hi = wilson(first, n)
+    alo, ahi = wilson(anytie, n)
     return {"n": n,
             "first": {"count": first, "rate": interval(first / n, lo, hi, n) if n else None},
-            "any": {"count": anytie, "rate": anytie / n if n else None}}
+            "any": {"count": anytie, "rate": interval(anytie / n, alo, ahi, n) if n else None}}
 
 
 def _teams(used: Sequence[RunRecord], teams: Sequence[Sequence[int]] | None, players: int) -> list | None:
@@ -223,9 +238,11 @@ def analyze(records: Sequence[RunRecord], *, game: str, direction: str, players:
     lineup = "".join(lineup)
     counts = Counter(r.end_reason for r in records)
     used = outcome_runs(records, include_limited)
+    outcomes = outcome_block(records)
     return {
         "game": game,
         "direction": direction,
+        "direction_text": direction_text(direction),
         "runs": {"requested": len(records), **{k: counts.get(k, 0) for k in END_REASONS},
                  "used": len(used), "used_length": len(length_runs(records)),
                  "include_limited": include_limited},
@@ -236,6 +253,8 @@ def analyze(records: Sequence[RunRecord], *, game: str, direction: str, players:
         "kinds": _kinds(used, players, seed, bootstrap, rotate, lineup),
         "ties": _ties(used, players),
         "teams": _teams(used, teams, players),
+        "outcomes": {k: v for k, v in outcomes.items() if k != "warnings"},
+        "warnings": outcomes["warnings"],
     }
 
 
@@ -260,9 +279,11 @@ def summary_document(stats: dict, *, game_sha256: str, players: int, lineup: str
         "format": "recycle-analytics", "version": 1, "game": stats["game"], "game_sha256": game_sha256,
         "players": players, "lineup": "".join(lineup), "rotate": rotate, "seed": seed,
         "interpreter": interpreter, "params": params, "direction": stats["direction"],
+        "direction_text": stats.get("direction_text"),
         "runs": stats["runs"], "errors": stats["errors"], "length": stats["length"],
         "branching": stats["branching"], "seats": stats["seats"], "kinds": stats["kinds"],
-        "ties": stats["ties"], "teams": stats["teams"], "information": information,
+        "ties": stats["ties"], "outcomes": stats.get("outcomes"), "warnings": stats.get("warnings", []),
+        "teams": stats["teams"], "information": information,
     }
     if heuristics is not None:
         doc["heuristics"] = heuristics
@@ -338,16 +359,23 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
     runs, le, br = stats["runs"], stats["length"], stats["branching"]
     out = [f"{stats['game']}: {runs['requested']} runs ({runs['normal']} normal, "
            f"{sum(runs.get(k, 0) for k in LIMIT_REASONS)} at a limit, {runs['error']} errors; "
-           f"{runs['used']} used for outcomes)"]
+           f"{runs['used']} used for outcomes; {direction_text(stats['direction'])})"]
     out.extend(limit_lines_of(runs))
     if le["mean"] is not None:
         out.append(f"Length      {_ci_text(le['mean'], '{:.1f}')} decisions; median {le['median']:g}, "
                    f"range {le['min']}-{le['max']}")
     if br["run_mean"] is not None:
-        out.append(f"Branching   mean {br['mean']:.2f} per decision, median {br['median']:g}, max {br['max']}; "
-                   f"forced share {br['forced_share']:.3f}")
+        big = "{:.3g}" if br.get("estimated") and br["max"] >= 1e6 else "{:.2f}"  # estimates run to 1e30 and more
+        out.append(f"Branching   mean {_number(big, br['mean'])} per decision, median {br['median']:g}, "
+                   f"max {br['max']:g}; forced share {br['forced_share']:.3f}")
+        if br.get("estimated"):
+            out.append(f"            estimated: {br['sampled_decisions']} of {br['points']} decisions sample their "
+                       f"atomic blocks and count by their estimated number of paths (options listed: mean "
+                       f"{br['listed_mean']:.2f}, max {br['listed_max']})")
     if br["slope"] is not None:
-        out.append(f"            slope {_ci_text(br['slope'])}; log10 tree size {_ci_text(br['log10_tree'], '{:.1f}')}")
+        big = "{:.3g}" if br.get("estimated") and br["max"] >= 1e6 else "{:.3f}"
+        out.append(f"            slope {_ci_text(br['slope'], big)}; "
+                   f"log10 tree size {_ci_text(br['log10_tree'], '{:.1f}')}")
     if stats["seats"] and stats["seats"][0]["win_rate"] is not None:
         out.append("Seat  kind  win rate [95% CI]       outright  shared  mean score")
         for s in stats["seats"] + stats["kinds"]:
@@ -361,6 +389,12 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
         out.append("Win rates: not applicable (one player)")
     elif stats["seats"]:
         out.append("Win rates: no game with an outcome to count")
+    oc = stats.get("outcomes")
+    if oc and oc["n"]:
+        out.append("Outcomes    " + "; ".join(f"{k} {oc[k]['count']} ({_ci_text(oc[k]['rate'])})"
+                                             for k in ("decided", "tie", "draw", "void", "limit")))
+    for w in stats.get("warnings", []):
+        out.append(f"Warning: {w}")
     for e in stats["errors"]:
         out.append(f"error in run {e['run']} (game seed {e['game_seed']}): {e['message']}")
     if information is not None:
@@ -372,8 +406,21 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
 # ---------------------------------------------------------------- `recycle run`'s summary
 
 
+def decided_wins(records: Sequence[RunRecord], seats: int) -> dict:
+    """Win rates by seat over the decided games (one winner alone), 95% Wilson intervals: fairness
+    with ties left out, where the split shares of tied games would make a drawn batch look fair."""
+    decided = [r for r in records if outcome_of(r) == "decided"]
+    n = len(decided)
+    rates = []
+    for s in range(seats):
+        x = sum(1 for r in decided if winners_of(r) == [s])
+        lo, hi = wilson(x, n)
+        rates.append(interval(x / n, lo, hi, n) if n else None)
+    return {"games": n, "wins_by_seat": rates}
+
+
 def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: int,
-                records: Sequence[RunRecord], elapsed: float) -> dict:
+                records: Sequence[RunRecord], elapsed: float, direction: str | None = None) -> dict:
     """The `recycle run --json` object (and the numbers of the table)."""
     n = len(records)
     done = [r for r in records if r.end_reason == "normal"]
@@ -381,7 +428,12 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
     errors = [r for r in records if r.end_reason == "error"]
     used = [r for r in records if r.end_reason != "error"]
     lengths = sorted(r.decisions for r in used)
-    bs = [b for r in used for _, b, _ in r.decision_rows]
+    bs = sorted(b for r in used for b in branching_values(r))
+    listed = [b for r in used for _, b, _ in r.decision_rows]
+    sampled = sum(len(r.sampled) for r in used)
+    ties = sum(1 for r in done if r.scores is not None and len(winners_of(r)) >= 2)
+    tlo, thi = wilson(ties, len(done))
+    outcomes = outcome_block(records)
     wins = [sum(r.known_shares[s] for r in done) / len(done) if done else None for s in range(seats)]
     wins_ci = [list(wilson(sum(r.known_shares[s] for r in done), len(done))) for s in range(seats)]
     scored = [r for r in done if r.scores is not None]
@@ -397,9 +449,18 @@ def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: i
         "errors": len(errors),
         "decisions": {"mean": mean(lengths), "median": quantile(lengths, 0.5) if lengths else None,
                       "max": lengths[-1] if lengths else None},
-        "branching": {"mean": mean(bs), "max": max(bs) if bs else None},
+        "branching": {"mean": mean(bs), "median": quantile(bs, 0.5) if bs else None, "max": bs[-1] if bs else None,
+                      # sampled decisions (language §15.4) count by their estimated number of paths
+                      "estimated": sampled > 0, "sampled_decisions": sampled, "decisions": len(bs),
+                      "listed_mean": mean(listed), "listed_max": max(listed) if listed else None},
+        "direction": direction,
+        "direction_text": direction_text(direction) if direction is not None else None,
         "wins_by_seat": wins,
         "wins_ci95": wins_ci,
+        "ties": {"count": ties, "rate": interval(ties / len(done), tlo, thi, len(done)) if done else None},
+        "decided": decided_wins(done, seats),
+        "outcomes": {k: v for k, v in outcomes.items() if k != "warnings"},
+        "warnings": outcomes["warnings"],
         "mean_scores": [mean([r.known_scores[s] for r in scored]) for s in range(seats)],
         "first_errors": _first_distinct_errors(errors),
         "limits_hit": limit_lines(limited),

@@ -47,6 +47,18 @@ def _fmt(v, digits=2) -> str:
     return str(v)
 
 
+def _num(v) -> str:
+    """A branching figure: two decimals, or in scientific notation past a million."""
+    if v is None:
+        return "—"
+    return f"{v:.3g}" if abs(v) >= 1e6 else f"{v:.2f}"
+
+
+def _rate(obj) -> str:
+    """A rate with its 95% interval."""
+    return f"{obj['value']:.3f} [{obj['lo']:.3f}, {obj['hi']:.3f}]" if obj["lo"] is not None else f"{obj['value']:.3f}"
+
+
 def print_run_table(summary: dict) -> None:
     con = Console()
     t = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}", show_header=False)
@@ -56,7 +68,22 @@ def print_run_table(summary: dict) -> None:
     t.add_row("completed / limit / errors",
               f"{summary['completed']} / {summary['limit_reached']} / {summary['errors']}")
     t.add_row("decisions per game", f"mean {_fmt(d['mean'], 1)}, median {_fmt(d['median'], 1)}, max {_fmt(d['max'])}")
-    t.add_row("branching factor", f"mean {_fmt(b['mean'])}, max {_fmt(b['max'])}")
+    if b.get("estimated"):
+        # sampled atomic blocks list one walk each: their decisions count by the estimated number of paths
+        t.add_row("branching factor", f"estimated: median {_num(b['median'])}, mean {_num(b['mean'])}, "
+                  f"max {_num(b['max'])} ({b['sampled_decisions']} of {b['decisions']} decisions sampled; "
+                  f"options listed: mean {_fmt(b['listed_mean'])}, max {_fmt(b['listed_max'])})")
+    else:
+        t.add_row("branching factor", f"mean {_fmt(b['mean'])}, max {_fmt(b['max'])}")
+    if summary.get("direction_text"):
+        t.add_row("scoring", summary["direction_text"])
+    tie = summary.get("ties", {}).get("rate")
+    if tie is not None:
+        t.add_row("ties for first", f"{summary['ties']['count']} ({_rate(tie)})")
+    oc = summary.get("outcomes")
+    if oc and oc["n"]:
+        t.add_row("outcomes", ", ".join(f"{k} {oc[k]['count']}" for k in ("decided", "tie", "draw", "void", "limit")
+                                        if oc[k]["count"]))
     t.add_row("speed", f"{_fmt(summary['games_per_s'], 1)} games/s, {_fmt(summary['decisions_per_s'], 0)} decisions/s")
     con.print(t)
     s = Table(title="by seat (completed games; ties split)")
@@ -67,6 +94,14 @@ def print_run_table(summary: dict) -> None:
         s.add_row(f"p{i + 1}", summary["players"][i], _fmt(w, 3), f"[{_fmt(lo, 3)}, {_fmt(hi, 3)}]",
                   _fmt(summary["mean_scores"][i], 2))
     con.print(s)
+    dec = summary.get("decided")
+    if dec and summary["completed"] and dec["games"] < summary["completed"]:
+        # split shares make a batch of ties look fair: the decided games alone say who wins
+        rates = ", ".join(f"p{i + 1} {_rate(w)}" for i, w in enumerate(dec["wins_by_seat"]) if w is not None)
+        con.print(f"decided games (one winner): {dec['games']} of {summary['completed']}"
+                  + (f"; win rate {rates}" if rates else ""), highlight=False)
+    for w in summary.get("warnings", []):
+        con.print(f"[yellow]warning[/yellow]: {w}", highlight=False)
     for line in summary.get("limits_hit", []):  # which limit stopped games, and how to raise it
         con.print(f"[yellow]limit[/yellow]: {line}", highlight=False)
     for e in summary["first_errors"]:
@@ -102,7 +137,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         outcome = stream_batch(sess, spec, args, kept, tables)
         records, elapsed = outcome.records, outcome.elapsed
-        summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed)
+        summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed,
+                              sess.prog.direction)
         if folder is not None and tables is not None:
             full = {
                 "format": "recycle-run", "version": 1, "game": sess.name, "game_sha256": sess.sha256,

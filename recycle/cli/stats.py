@@ -134,7 +134,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if heur is not None:
         fair = next(e for e in heur["heuristics"] if e["name"] == "Fairness")
         if fair["value"] is not None:
-            print(f"Fairness {fair['value']:.3f}; AI heuristics not applicable in a plain batch "
+            dec = fair.get("decided")
+            ties = ""
+            if fair.get("tied"):  # split shares of tied games make fairness look perfect: say so
+                ties = (f" with ties split ({fair['tied']} of {fair['n_runs']} games tied; "
+                        + (f"{dec['value']:.3f} over the {dec['n']} decided games)" if dec else "no decided game)"))
+            print(f"Fairness {fair['value']:.3f}{ties}; AI heuristics not applicable in a plain batch "
                   "(they need a searching player: recycle stats --heuristics); see heuristics.json")
     t = timing
     if t.get("games_per_second"):

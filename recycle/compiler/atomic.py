@@ -65,8 +65,11 @@ def sim_atomic(cx: Compiler, n: A.Atomic, sc):
     p = cx.p
 
     def atomic(st, env, k):
-        if st.sampler is not None:
+        smp = st.sampler
+        if smp is not None:
+            paths = smp.log_paths
             attempts(st, env, k)
+            smp.log_paths = paths  # the next option's walk counts its own forks
             return
 
         def check(st2, env2):

@@ -85,6 +85,20 @@ def gen_bind(cx: Compiler, binds, span, stages) -> None:
     cx.p.code[pc] = op
 
 
+class SampledOptions(list):
+    """The options of a decision whose atomic blocks were sampled (§15.4): one walk each, not every path.
+
+    `estimate` is the estimated number of complete paths the decision has: over its options, the
+    sum of the products of the alternatives met at the forks of each option's walk (Knuth's
+    estimator).  The decision record keeps it as the decision's estimated branching.
+    """
+
+    def __init__(self, opts, estimate: float):
+        super().__init__(opts)
+        # summed from powers of ten of logarithms: twelve significant digits drop the rounding noise
+        self.estimate = max(float(f"{estimate:.12g}"), float(len(opts)))
+
+
 def option_builder(cx: Compiler, sims):
     """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options."""
     has_atomic = cx.has_atomic
@@ -106,12 +120,16 @@ def option_builder(cx: Compiler, sims):
                           if smp is not None and smp[st.chooser] else None)
 
         most = p.max_options
+        paths = [0.0]  # with sampled blocks: the estimated number of complete paths of the options so far
 
         def finish(st, env):
             if log:
                 if len(opts) >= most:
                     raise _OptionLimit
                 append(Option(tuple(log)))
+                smp = st.sampler
+                if smp is not None:
+                    paths[0] += 10.0 ** min(smp.log_paths, 300.0)
 
         try:
             try:
@@ -120,8 +138,13 @@ def option_builder(cx: Compiler, sims):
                 # Too many paths to list: build the decision again, sampling every block.
                 undo_to(st, 0)
                 opts.clear()
+                paths[0] = 0.0
                 st.sampler = WalkStream(alg.derive(st.seed, "atomic", st.decisions + 1))
                 _walk_clauses(sims, st, env, finish, 0)
+            smp = st.sampler
+            if smp is not None and smp.forks:
+                # a random walk chose among alternatives: the options listed are a sample (§15.4)
+                return SampledOptions(opts, paths[0])
         except _OptionLimit:
             undo_to(st, 0)
             return None
@@ -181,6 +204,8 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
                        f"(decision {st.decisions + 1})", span)
         if optional:
             opts.append(DECLINE)
+            if type(opts) is SampledOptions:
+                opts.estimate += 1
         st.opts = opts
         st.status = WAITING
 

@@ -12,6 +12,7 @@ walk as their direct closure.  The stream drawn from is `st.sampler`, a `WalkStr
 """
 from __future__ import annotations
 
+import math
 import random
 import threading
 from collections.abc import Callable
@@ -45,6 +46,10 @@ class WalkStream(random.Random):
     def __init__(self, seed: int):
         super().__init__(seed)
         self.forks = 0
+        # log10 of the product of the alternatives met at the forks of the walk under way: with
+        # uniform draws, its power of ten estimates the number of complete paths (Knuth's
+        # estimator of a tree's size), recorded as the estimated branching of a sampled decision
+        self.log_paths = 0.0
 
     def below(self, n: int) -> int:
         """randrange(n) for n >= 1, the same number drawn the same way, without its argument checks."""
@@ -100,6 +105,7 @@ def sample(cx: Compiler, n: A.Atomic, sc) -> Callable:
                     watch.real = game
                     st.rng = watch
                 forks = rng.forks
+                paths = rng.log_paths
                 watch.drawn = False
                 try:
                     if body(st, env) and req(st, env):
@@ -109,11 +115,13 @@ def sample(cx: Compiler, n: A.Atomic, sc) -> Callable:
                         except _Reject:
                             # what follows is not watched: another attempt may fare otherwise, even the same walk
                             undo_to(st, mark)
+                            rng.log_paths = paths
                             continue
                         return True
                 except _Reject:
                     pass
                 undo_to(st, mark)
+                rng.log_paths = paths  # a failed walk is no path
                 if rng.forks == forks and not watch.drawn:
                     return False  # nothing random decided this walk: every further attempt would repeat it
             return False
@@ -246,6 +254,7 @@ def draw(cx: Compiler, coll, sc) -> Callable:
             n = len(elems)
             if n > 1:
                 rng.forks += 1
+                rng.log_paths += math.log10(n)
                 return elems[rng.below(n)]
             return elems[0] if n else _NONE
         return pick
@@ -266,6 +275,7 @@ def draw(cx: Compiler, coll, sc) -> Callable:
             if cond(st, env):
                 if i < n - 1:
                     rng.forks += 1
+                    rng.log_paths += math.log10(n - i)  # the elements not yet ruled out
                 return e
         return _NONE
     return pick_filtered
@@ -320,6 +330,7 @@ def w_either(cx: Compiler, n: A.Either, sc) -> Walker:
         log = st.log
         mark = len(log)
         rng = st.sampler
+        paths = rng.log_paths
         left = list(alts)
         while left:
             m = len(left)
@@ -331,8 +342,10 @@ def w_either(cx: Compiler, n: A.Either, sc) -> Walker:
             if ok:
                 if left:
                     rng.forks += 1
+                    rng.log_paths += math.log10(m)  # the alternatives not yet ruled out
                 return True
             undo_to(st, mark)
+            rng.log_paths = paths
         return False
     return either
 
@@ -399,6 +412,7 @@ def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
         log = st.log
         mark = len(log)
         rng = st.sampler
+        paths = rng.log_paths
         left = list(clauses)
         while left:
             m = len(left)
@@ -416,8 +430,10 @@ def w_choice(cx: Compiler, ch: A.Choice, sc) -> Walker:
             if ok and len(log) > mark:
                 if left:
                     rng.forks += 1
+                    rng.log_paths += math.log10(m)  # the clauses not yet ruled out
                 return True
             undo_to(st, mark)
+            rng.log_paths = paths
         return False
     return choice
 

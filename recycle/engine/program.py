@@ -122,7 +122,9 @@ class Program(Registry):
         if not (0 <= i < len(opts)):
             raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
         n = st.decisions + 1
-        st.records.append((n, chooser, len(opts), i, st.pc))
+        # a decision whose atomic blocks were sampled lists one walk per block: its estimated number
+        # of complete paths is kept too (compiler.items.SampledOptions)
+        st.records.append((n, chooser, len(opts), i, st.pc, getattr(opts, "estimate", None)))
         st.decisions = n
         st.steps = 0
         ops = opts[i].ops
@@ -223,8 +225,8 @@ class Program(Registry):
 
     def result(self, st: State) -> GameResult:
         """The GameResult of a finished game (or of the game so far)."""
-        records = [DecisionRecord(n, ch, b, i, str(self.choice_span.get(pc, NOWHERE)))
-                   for n, ch, b, i, pc in st.records]
+        records = [DecisionRecord(n, ch, b, i, str(self.choice_span.get(pc, NOWHERE)), est)
+                   for n, ch, b, i, pc, est in st.records]
         status = st.status
         scores = ranks = shares = winners = None
         limit = error = score_error = None

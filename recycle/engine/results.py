@@ -9,17 +9,26 @@ END_REASONS = ("normal", "decision_limit", "step_limit", "option_limit", "error"
 
 @attrs.frozen(slots=True)
 class DecisionRecord:
-    """One decision point (§16.1): 1-based number, chooser seat, branching factor, chosen index, position."""
+    """One decision point (§16.1): 1-based number, chooser seat, branching factor, chosen index, position.
+
+    `estimated`: for a decision whose atomic blocks the player sampled (§15.4), the options listed
+    are one walk per block, so `branching` undercounts; this is the estimated number of its
+    complete paths (compiler.items.SampledOptions).  None when the options were all listed.
+    """
 
     number: int
     chooser: int
     branching: int
     chosen: int
     position: str  # "FILE:LINE:COLUMN" of the choice
+    estimated: float | None = None
 
     def to_dict(self) -> dict:
-        return {"n": self.number, "seat": self.chooser, "options": self.branching,
-                "choice": self.chosen, "position": self.position}
+        d = {"n": self.number, "seat": self.chooser, "options": self.branching,
+             "choice": self.chosen, "position": self.position}
+        if self.estimated is not None:
+            d["estimated"] = self.estimated
+        return d
 
 
 @attrs.frozen(slots=True)

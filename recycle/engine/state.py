@@ -211,7 +211,7 @@ class State:
     max_steps: int
     opts: list[Option] | None
     chooser: int | None
-    records: list[tuple[int, int, int, int, int]]
+    records: list[tuple[int, int, int, int, int, float | None]]
     log: list[tuple] | None
     rec: Any  # an EventSink while the real game is recorded
     error: Any  # the GameRuntimeError that stopped the game

@@ -27,6 +27,9 @@ class RunRecord:
     # §3.5 AI estimates, one dict per decision of a searching player, in decision order
     # (recycle.players.estimates); None when the batch did not record them
     estimates: list | None = None
+    # decisions whose atomic blocks were sampled (§15.4): [index in decision_rows, estimated number of
+    # complete paths], their branching in decision_rows being the options listed (one walk per block)
+    sampled: list = attrs.Factory(list)
 
     # Statistics read the outcome of runs they selected for having one (analysis.runs.outcome_runs,
     # or the runs that ended normally, which are always scored): these give it as a list.

@@ -111,7 +111,10 @@ class GameSession:
         error = result.error.text if result.error else None
         return RunRecord(
             run=run, game_seed=game_seed, end_reason=result.end_reason, decisions=result.n_decisions,
-            forced=sum(1 for _, b, _ in rows if b == 1), turns=rec.turns, moves=rec.moves,
+            # a sampled decision listing one option is not forced unless its estimate says so
+            forced=sum(1 for d in result.decisions if (d.branching if d.estimated is None else d.estimated) == 1),
+            turns=rec.turns, moves=rec.moves,
             scores=result.scores, ranks=result.ranks, shares=result.shares, winners=result.winners or [],
             error=error, decision_rows=rows, lineup=list(lineup), transcript=transcript, ms=ms,
+            sampled=[[k, d.estimated] for k, d in enumerate(result.decisions) if d.estimated is not None],
         )

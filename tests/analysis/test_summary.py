@@ -164,7 +164,8 @@ def test_ties_and_teams():
     t = st["ties"]
     assert t["first"]["count"] == 1 and t["first"]["rate"]["value"] == 0.25
     assert (t["first"]["rate"]["lo"], t["first"]["rate"]["hi"]) == pytest.approx(wilson(1, 4))
-    assert t["any"] == {"count": 1, "rate": 0.25}
+    assert t["any"]["count"] == 1 and t["any"]["rate"]["value"] == 0.25
+    assert t["any"]["rate"]["lo"] < 0.25 < t["any"]["rate"]["hi"]
     team0 = st["teams"][0]
     assert team0["members"] == [0] and team0["win_rate"]["value"] == 0.625
     assert analyze(OUT, game="Toy", direction="max", players=2, seed=3, lineup="RR")["teams"] is None
@@ -299,10 +300,11 @@ def test_summary_document_shape():
                            interpreter="0.1.0", params={"decision_limit": 2000}, information={"categories": []},
                            timing={"wall_seconds": 1.0}, files=["games.csv"])
     assert list(doc) == ["format", "version", "game", "game_sha256", "players", "lineup", "rotate", "seed",
-                         "interpreter", "params", "direction", "runs", "errors", "length", "branching", "seats",
-                         "kinds", "ties", "teams", "information", "timing", "files"]
+                         "interpreter", "params", "direction", "direction_text", "runs", "errors", "length",
+                         "branching", "seats", "kinds", "ties", "outcomes", "warnings", "teams", "information",
+                         "timing", "files"]
     assert doc["format"] == "recycle-analytics" and doc["version"] == 1
     json.dumps(doc)                                  # JSON-serialisable (no numpy scalars)
     text = format_summary(st, {"categories": ["Hidden"]})
-    assert "Toy: 6 runs (4 normal, 1 at a limit, 1 errors; 4 used for outcomes)" in text
+    assert "Toy: 6 runs (4 normal, 1 at a limit, 1 errors; 4 used for outcomes; higher score wins)" in text
     assert "p1    R     0.625 [" in text and "Information: Hidden" in text

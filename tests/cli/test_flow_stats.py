@@ -34,8 +34,8 @@ HAS_DOT = shutil.which("dot") is not None
 needs_dot = pytest.mark.skipif(not HAS_DOT, reason="Graphviz 'dot' is not installed")
 
 SUMMARY_KEYS = ["format", "version", "game", "game_sha256", "players", "lineup", "rotate", "seed", "interpreter",
-                "params", "runs", "errors", "length", "branching", "seats", "kinds", "ties", "teams", "information",
-                "timing", "files"]
+                "params", "direction", "direction_text", "runs", "errors", "length", "branching", "seats", "kinds",
+                "ties", "outcomes", "warnings", "teams", "information", "timing", "files"]
 
 
 def run_cli(capsys, *argv) -> tuple[int, str, str]:

@@ -26,8 +26,8 @@ LIMIT_HELP = {
                       "another): raise it with --max-decisions N or (limits (decisions N)) in the game",
     "step_limit": "the step limit (10000 steps between two decisions unless the game or --max-steps sets "
                   "another): raise it with --max-steps N or (limits (steps N)) in the game",
-    "option_limit": "the option limit (default 100,000 options at one decision): raise it with "
-                    "(limits (options N)) in the game",
+    "option_limit": "the option limit (100,000 options at one decision unless the game or --max-options sets "
+                    "another): raise it with --max-options N or (limits (options N)) in the game",
 }
 
 

@@ -37,7 +37,8 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     decisions = args.max_decisions if args.max_decisions is not None else sess.prog.max_decisions
     steps = args.max_steps if args.max_steps is not None else sess.prog.max_steps
     spec = BatchSpec(str(path), params, tuple(lineup), seed, decisions, steps, args.transcripts if args.out else "none",
-                     ai_budget=getattr(args, "ai_budget", None), move_time=getattr(args, "move_time", None))
+                     ai_budget=getattr(args, "ai_budget", None), move_time=getattr(args, "move_time", None),
+                     max_options=getattr(args, "max_options", None))
     return sess, spec
 
 
@@ -219,12 +220,13 @@ def run_identity(command: str, sess: GameSession, spec: BatchSpec, n: int) -> di
     ident = {"command": command, "game": sess.name, "game_sha256": sess.sha256, "params": spec.params,
              "lineup": list(spec.lineup), "seed": spec.seed, "games": n, "max_decisions": spec.max_decisions,
              "max_idle_steps": spec.max_idle_steps, "transcripts": spec.transcript_level, "rotate": spec.rotate,
-             "ai_budget": spec.ai_budget, "estimates": spec.estimates}
+             "ai_budget": spec.ai_budget, "estimates": spec.estimates, "max_options": spec.max_options}
     return json.loads(json.dumps(ident))
 
 
 WHAT = {"game_sha256": "game file (its SHA-256 differs)", "params": "--param", "lineup": "--players",
         "seed": "--seed", "games": "-n", "max_decisions": "--max-decisions", "max_idle_steps": "--max-steps",
+        "max_options": "--max-options",
         "transcripts": "--transcripts", "rotate": "--rotate", "ai_budget": "--ai-budget", "estimates": "player kinds",
         "ai": "--ai",
         "game": "game"}

@@ -105,6 +105,8 @@ def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     p.add_argument("--jobs", type=jobs, default=1,
                    help="worker processes, at most the number of CPUs (results identical to --jobs 1)")
     add_limit_options(p)
+    p.add_argument("--max-options", type=positive, metavar="N",
+                   help="option limit of one decision (default: the game's (limits …), else 100,000)")
     add_memory_option(p)
     p.add_argument("--out", type=Path,
                    help="write games.csv, decisions.csv, results.csv, transcripts/ and summary.json here")

@@ -75,6 +75,7 @@ class BatchSpec:
     estimates: bool = False  # record the §3.5 estimates of searching players
     rotate: bool = False  # run i gives seat s the kind lineup[(s - i) mod n] (§3.1)
     move_time: float | None = None  # time limit per decision of the searching players (seconds)
+    max_options: int | None = None  # None: the game's own option limit (its (limits …), else the default)
 
 
 def run_lineup(spec: BatchSpec, run: int) -> list[str]:
@@ -91,7 +92,9 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     game_seed = derive(spec.seed, "game", run)
     lineup = run_lineup(spec, run)
     searching = any(c in registry.SEARCHING for c in lineup)
-    if not searching and not spec.rotate:
+    if spec.max_options is not None:
+        sess.prog.max_options = spec.max_options  # the option limit belongs to the program (§21.2)
+    if not searching and not spec.rotate and spec.max_options is None:
         return sess.play(game_seed, lineup, run=run, batch_seed=spec.seed,
                          max_decisions=spec.max_decisions, max_idle_steps=spec.max_idle_steps,
                          level=spec.transcript_level)
@@ -102,13 +105,18 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     if spec.estimates:
         ests = [e for pl in players for e in getattr(pl, "estimates", None) or ()]
         rec.estimates = sorted(ests, key=lambda e: e["decision"])
-    if searching and rec.transcript:
-        # the AI settings affect play: the header's params record them (§5.2)
+    if (searching or spec.max_options is not None) and rec.transcript:
+        # the AI settings and an option limit set on the command line affect play: the header's
+        # params record them (§5.2), and replay applies the option limit
         head = json.loads(rec.transcript[0])
-        head["params"]["ai_budget"] = {c: pl.budget if pl.budget != UNBOUNDED else None  # None: the time decides
-                                       for c, pl in zip(lineup, players, strict=True) if isinstance(pl, SearchPlayer)}
+        if searching:
+            head["params"]["ai_budget"] = {c: pl.budget if pl.budget != UNBOUNDED else None  # None: the time decides
+                                           for c, pl in zip(lineup, players, strict=True)
+                                           if isinstance(pl, SearchPlayer)}
         if spec.move_time is not None:
             head["params"]["move_time"] = spec.move_time
+        if spec.max_options is not None:
+            head["params"]["max_options"] = spec.max_options
         rec.transcript[0] = dumps(head)
     return rec
 

@@ -199,6 +199,8 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     script = _ReplayScript([lines[k] for k in dec_idx], [linenos[k] for k in dec_idx], end_line)
     players = [_SeatScript(script, code) for code in lineup]
     batch = head.get("batch") or {}
+    if isinstance(params.get("max_options"), int) and params["max_options"] > 0:
+        sess.prog.max_options = params["max_options"]  # set by --max-options when the game was played
     rec = sess.play(head["seed"], lineup, run=batch.get("run", 0), batch_seed=batch.get("seed"),
                     max_decisions=params.get("max_decisions", 2000), max_idle_steps=params.get("max_idle_steps", 10000),
                     level="full", players=players)

@@ -328,3 +328,18 @@ def test_an_in_process_run_leaves_the_memory_limit_as_it_was(capsys):
     before = resource.getrlimit(resource.RLIMIT_AS)
     assert main(["run", DEAL_N, "-n", "2", "--seed", "1", "--max-memory", "3000"]) == 0
     assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_max_options_stops_games_at_the_option_limit_and_replay_applies_it(capsys, tmp_path):
+    """deal_n's first decision offers 3 cards: with --max-options 2 every game stops there, as a limit."""
+    out = tmp_path / "o"
+    s = run_json(capsys, DEAL_N, "-n", "2", "--seed", "1", "--max-options", "2", "--out", str(out),
+                 "--transcripts", "full")
+    assert s["limit_reached"] == 2 and s["completed"] == 0
+    assert any("--max-options N" in line for line in s["limits_hit"])
+    t = sorted((out / "transcripts").glob("*.jsonl"))[0]
+    head = json.loads(t.read_text("utf-8").splitlines()[0])
+    assert head["params"]["max_options"] == 2
+    assert main(["replay", str(t), "--game", DEAL_N]) == 0
+    assert "replay ok" in capsys.readouterr().err
+    assert run_json(capsys, DEAL_N, "-n", "2", "--seed", "1")["limit_reached"] == 0  # the game's own limit

@@ -22,7 +22,8 @@ import networkx as nx
 
 from recycle.analysis.flow import CATEGORY_ORDER, collapse_families, seat_of
 
-__all__ = ["CATEGORY_FILL", "MAX_FLOW_NODES", "FlowRenderError", "flow_to_dot", "merged_note", "write_flow"]
+__all__ = ["CATEGORY_FILL", "FILE_FORMATS", "MAX_FLOW_NODES", "FlowRenderError", "flow_to_dot", "merged_note",
+           "write_flow", "write_flow_file"]
 
 # The diagram draws at most this many locations, the busiest; the others become one node that says
 # how many it stands for (a game with thousands of piles would give an unreadable, slow drawing).
@@ -318,6 +319,42 @@ def write_flow(G: nx.DiGraph, stem: str | Path, formats: Sequence[str] = ("svg",
             raise FlowRenderError(f"Graphviz failed to render {dot_path.name} as {fmt}: {msg}") from e
         written.append(out)
     return written
+
+
+# `recycle flow -o FILE`: the file's extension chooses what is written
+FILE_FORMATS = ("svg", "png", "pdf", "dot")
+
+
+def write_flow_file(G: nx.DiGraph, path: str | Path, *, legend: bool = True, edge_labels: str = "none",
+                    fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES, collapse: bool = True) -> Path:
+    """Write one drawing of G to path, in the format its extension names (.svg, .png, .pdf or .dot).
+
+    A .dot file is the DOT text and needs no Graphviz; the others are rendered by `dot` (FlowRenderError when
+    it is missing or fails).  ValueError for any other extension.
+    """
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FILE_FORMATS:
+        raise ValueError(f"{path}: cannot tell the format from the extension {path.suffix or '(none)'!r}; "
+                         f"use one of {', '.join('.' + f for f in FILE_FORMATS)}")
+    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname, max_nodes=max_nodes,
+                      collapse=collapse)
+    note = merged_note(G, max_nodes, collapse)
+    if note:
+        print(note, file=sys.stderr)
+    if fmt == "dot":
+        path.write_text(dot.source, encoding="utf-8")
+        return path
+    try:
+        data = dot.pipe(format=fmt, engine="dot", quiet=True)
+    except graphviz.ExecutableNotFound as e:
+        raise FlowRenderError(f"Graphviz's 'dot' program is not on PATH: cannot write {path.name}; "
+                              f"write {path.with_suffix('.dot').name} instead and render it later") from e
+    except graphviz.CalledProcessError as e:
+        msg = (e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else str(e.stderr or e)).strip()
+        raise FlowRenderError(f"Graphviz failed to render {path.name}: {msg}") from e
+    path.write_bytes(data)
+    return path
 
 
 def _warn_no_dot(dot_path: Path) -> None:

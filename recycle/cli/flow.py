@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..analysis.flow import FlowGraph
 from ..errors import RecycleError, UsageError
 from ..run.batch import play_run
-from ..visualize.flow import FlowRenderError, write_flow
+from ..visualize.flow import FILE_FORMATS, FlowRenderError, write_flow, write_flow_file
 from .batches import note_replaced, open_batch
 from .options import (
     SEED_HELP,
@@ -62,6 +62,9 @@ def register(sub) -> None:
                    help="draw at most N locations, the busiest; the others become one node saying how many "
                         "(default 150, MAX_FLOW_NODES of recycle.visualize.flow; 0: all)")
     f.add_argument("--out", type=Path, help="output folder (default ./flow-<game>)")
+    f.add_argument("-o", "--output", type=Path, metavar="FILE",
+                   help="write only the diagram, to FILE, in the format its extension names: "
+                        + ", ".join("." + x for x in FILE_FORMATS) + " (instead of the --out folder)")
     f.add_argument("--json", action="store_true",
                    help='print {"categories", "nodes", "edges", "files", ...} as JSON instead of text')
     f.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -87,6 +90,18 @@ def write_flow_files(fb: FlowGraph, stem: Path, formats, min_run_share: float = 
         raise RecycleError(f"error: {e}") from None
     except OSError as e:
         raise RecycleError(f"error: cannot write {stem}.*: {e}") from None
+
+
+def write_flow_output(fb: FlowGraph, path: Path, min_run_share: float = 0.0, **kw) -> Path:
+    """`-o FILE`: the one drawing, in the format of FILE's extension."""
+    try:
+        if path.parent != Path(""):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return write_flow_file(fb.graph(min_run_share), path, **kw)
+    except FlowRenderError as e:
+        raise RecycleError(f"error: {e}") from None
+    except OSError as e:
+        raise RecycleError(f"error: cannot write {path}: {e}") from None
 
 
 def events_of(record) -> list[dict]:
@@ -118,7 +133,10 @@ def cmd_flow(args: argparse.Namespace) -> int:
     args.transcripts, args.out = "full", Path(".")  # open_batch keeps transcripts only with an output folder
     sess, spec = open_batch(args)
     args.out = wanted_out
-    out = default_out(args, "flow", sess.name)
+    if args.output is not None and args.output.suffix.lower().lstrip(".") not in FILE_FORMATS:
+        raise UsageError(f"-o {args.output}: the extension chooses the format: "
+                         + ", ".join("." + x for x in FILE_FORMATS))
+    out = default_out(args, "flow", sess.name) if args.output is None else args.output.parent
     seed_drawn = args.seed is None
     if not args.json:
         print(f"{sess.name}: card flow of {args.n} game{'s' if args.n != 1 else ''}, seed {spec.seed}"
@@ -151,10 +169,13 @@ def cmd_flow(args: argparse.Namespace) -> int:
         print(f"note: left out {len(errors)} game{'s' if len(errors) != 1 else ''} that ended with an error; "
               f"first: {first_error_text(errors)}", file=sys.stderr)
 
-    note_replaced(out, flow_names("flow", args.formats))
-    files = write_flow_files(fb, out / "flow", args.formats, min_run_share=args.min_run_share,
-                             legend=not args.no_legend, edge_labels=args.edge_labels,
-                             **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
+    draw = {"legend": not args.no_legend, "edge_labels": args.edge_labels,
+            **({} if args.max_nodes is None else {"max_nodes": args.max_nodes})}
+    if args.output is not None:
+        files = [write_flow_output(fb, args.output, args.min_run_share, **draw)]
+    else:
+        note_replaced(out, flow_names("flow", args.formats))
+        files = write_flow_files(fb, out / "flow", args.formats, min_run_share=args.min_run_share, **draw)
     G = fb.graph(args.min_run_share)
     info = fb.information(declared=args.declared, min_run_share=args.min_run_share)
     doc = {

@@ -191,9 +191,12 @@ def main(argv=None) -> int:
         "one seeded game with random players, the information categories derived from the aggregated flow of "
         f"{args.games} games, and the branching factor at each decision point over those games.",
         "",
-        "How to read a diagram: one box per card location, grouped by owner (`table`, `p1`, \u2026); the fill says "
+        "How to read a diagram: one box per card location, grouped by owner (`table`, then the seats `p1`, "
+        "`p2`, \u2026 from top to bottom); an indexed family of piles or the cells of a board is one box, "
+        "`NAME \u00d7n` for n locations; the fill says "
         "who can see the cards there (green public, blue private to the owner, khaki hidden from everyone, grey "
-        "dotted a memory pile); a bold outline marks where a deck is created. Edges: black for moves that change "
+        "dotted a memory pile); a bold outline marks where a deck is created; the legend under each diagram "
+        "shows the fills and edges it uses. Edges: black for moves that change "
         "nothing about who sees the card, green for moves to a public pile, red dotted for face-up cards taken "
         "out of sight, blue dashed for private cards passed to another owner. Corpus games are named by their "
         "path under `../shared/corpus`, beside the repository (the game files are not part of it).",

@@ -145,7 +145,7 @@ def screenshot(svg: Path, png: Path, scale: float = 1.5) -> Path:
                         encoding="utf-8")
         raw = Path(tmp) / "shot.png"
         subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp}/profile", f"--screenshot={raw}",
-                        "--window-size=1200,900", f"--force-device-scale-factor={scale}", page.as_uri()],
+                        "--window-size=1200,2000", f"--force-device-scale-factor={scale}", page.as_uri()],
                        check=True, timeout=120, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         img = Image.open(raw).convert("RGB")
         box = ImageChops.difference(img, Image.new("RGB", img.size, "white")).getbbox()

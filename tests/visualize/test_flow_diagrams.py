@@ -193,3 +193,12 @@ def test_every_shipped_diagram_fits_1600_px(path):
 
 def test_size_check_covers_the_shipped_games():
     assert len(GAMES) >= 30 and Path(REPO / "games" / "rummykruss.gdl") in GAMES
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_gallery_has_every_shipped_game_within_the_width(path):
+    """docs/gallery (bench/gallery.py) is regenerated: a diagram per shipped game, each within the width."""
+    svg = (REPO / "docs" / "gallery" / f"{path.stem}-flow.svg").read_text(encoding="utf-8")
+    assert svg_width_px(svg) <= MAX_WIDTH_PX
+    assert "<title>cluster_legend</title>" in svg
+    assert f"gallery/{path.stem}-flow.svg" in (REPO / "docs" / "gallery.md").read_text(encoding="utf-8")

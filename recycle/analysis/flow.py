@@ -50,7 +50,8 @@ Node attributes (node id "<owner>_<CLASS>_<NAME>_<index>", a name only: no rule 
 Edge attributes (one edge per (source, destination) pair; self-loops allowed)
     count        int        cards moved along the pair, summed over merged runs
     runs         int        merged runs in which at least one such card moved
-    kind         str        plain, taken, shared, revealed (§1.3)
+    kind         str        plain, taken, shared, revealed (§1.3); private cards gathered back into the
+                            table pile where a deck was created (hands returned to the stock) are plain
     into_table   bool       the destination is owned by the table
     ops          list[str]  sorted subset of move, swap, remember that produced it
     order        int        first-seen rank (nodes and edges are ranked separately, from 0)
@@ -62,6 +63,8 @@ order Hidden, Private, Taken, Shared, Back], "Hidden"/"Private": {"value", "evid
 "evidence": [deck names]}, "Deduction": {"value": None, ...}, "memory": bool,
 "others": bool}; with `declared=` every category also gets "declared" and "agrees".
 `run_share` is the share of runs whose own single-run graph satisfies the rule.
+
+`collapse_families(G)` draws each indexed family or board (`MELD 0…n`, `GRID i`) as one node with counts.
 
 DOT (§1.6/§1.7): `flow_to_dot` is a pure function of the graph; its first line is
 `// recycle flow: game=… sha256=… players=… runs=N seeds=<first seed>` followed by

@@ -148,7 +148,7 @@ def screenshot(svg: Path, png: Path, scale: float = 1.5) -> Path:
                         encoding="utf-8")
         raw = Path(tmp) / "shot.png"
         subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp}/profile", f"--screenshot={raw}",
-                        "--window-size=1200,900", f"--force-device-scale-factor={scale}", page.as_uri()],
+                        "--window-size=1200,2000", f"--force-device-scale-factor={scale}", page.as_uri()],
                        check=True, timeout=120, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         img = Image.open(raw).convert("RGB")
         box = ImageChops.difference(img, Image.new("RGB", img.size, "white")).getbbox()
@@ -194,9 +194,12 @@ def main(argv=None) -> int:
         "one seeded game with random players, the information categories derived from the aggregated flow of "
         f"{args.games} games, and the branching factor at each decision point over those games.",
         "",
-        "How to read a diagram: one box per card location, grouped by owner (`table`, `p1`, \u2026); the fill says "
+        "How to read a diagram: one box per card location, grouped by owner (`table`, then the seats `p1`, "
+        "`p2`, \u2026 from top to bottom); an indexed family of piles or the cells of a board is one box, "
+        "`NAME \u00d7n` for n locations; the fill says "
         "who can see the cards there (green public, blue private to the owner, khaki hidden from everyone, grey "
-        "dotted a memory pile); a bold outline marks where a deck is created. Edges: black for moves that change "
+        "dotted a memory pile); a bold outline marks where a deck is created; the legend under each diagram "
+        "shows the fills and edges it uses. Edges: black for moves that change "
         "nothing about who sees the card, green for moves to a public pile, red dotted for face-up cards taken "
         "out of sight, blue dashed for private cards passed to another owner. Corpus games are named by their "
         "path under `../shared/corpus`, beside the repository (the game files are not part of it).",

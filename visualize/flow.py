@@ -20,9 +20,10 @@ from pathlib import Path
 import graphviz
 import networkx as nx
 
-from recycle.analysis.flow import CATEGORY_ORDER, seat_of
+from recycle.analysis.flow import CATEGORY_ORDER, collapse_families, seat_of
 
-__all__ = ["CATEGORY_FILL", "MAX_FLOW_NODES", "FlowRenderError", "flow_to_dot", "merged_note", "write_flow"]
+__all__ = ["CATEGORY_FILL", "FILE_FORMATS", "MAX_FLOW_NODES", "FlowRenderError", "flow_to_dot", "merged_note",
+           "write_flow", "write_flow_file"]
 
 # The diagram draws at most this many locations, the busiest; the others become one node that says
 # how many it stands for (a game with thousands of piles would give an unreadable, slow drawing).
@@ -93,14 +94,31 @@ def _owner_sort(owner: str) -> tuple:
     return (-1 if s is None else s,)
 
 
+def _drawn(G: nx.DiGraph, collapse: bool) -> nx.DiGraph:
+    return collapse_families(G) if collapse else G
+
+
+def _family_text(a: Mapping) -> str:
+    """`table vloc MELD 0…8` for a family node (indices first…last), else the location."""
+    idx = a.get("indices") or [a["index"]]
+    if a.get("members", 1) == 1:
+        return _loc_text(a)
+    return f"{a['owner']} {a['keyword']} {a['name']} {idx[0]}\u2026{idx[-1]}"
+
+
 def flow_to_dot(G: nx.DiGraph, *, legend: bool = True, edge_labels: str = "none",
-                fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES) -> graphviz.Digraph:
+                fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES,
+                collapse: bool = True) -> graphviz.Digraph:
     """§1.6/§1.7: the styled graphviz.Digraph of a flow graph (a pure function of G).
 
+    With collapse (the default) every indexed family and board (`MELD 0…n`, `GRID i`) is one node
+    labelled `MELD ×n` (`collapse_families`).  Player clusters stand in seat order, p1 at the top; the legend
+    is at the bottom.
     At most max_nodes locations are drawn (0: all); the others join into one node (`merged_note`).
     """
     if edge_labels not in ("none", "count", "runs"):
         raise ValueError(f"edge_labels must be none, count or runs, not {edge_labels!r}")
+    G = _drawn(G, collapse)
     g = G.graph
     n_runs = g.get("runs", 0) or 0
     seeds = [s for s in g.get("seeds", []) if s is not None]
@@ -112,6 +130,7 @@ def flow_to_dot(G: nx.DiGraph, *, legend: bool = True, edge_labels: str = "none"
         comment += f" merged={len(merged)}"
     dot = graphviz.Digraph(comment=_plain(comment))
     dot.attr(label=_dot_text(g.get("title", "")), labelloc="t", fontname=fontname, fontsize="14", overlap="scale")
+    dot.attr(newrank="true")  # ranks across clusters: the seats one below the other, the legend at the bottom
 
     nodes = sorted(((n, a) for n, a in G.nodes(data=True) if n not in merged), key=lambda na: na[1]["order"])
     owners = sorted({a["owner"] for _n, a in nodes}, key=_owner_sort)
@@ -129,8 +148,21 @@ def flow_to_dot(G: nx.DiGraph, *, legend: bool = True, edge_labels: str = "none"
                 tip = f"{_loc_text(a)}: in {a['cards_in']}, out {a['cards_out']}, {a['runs']}/{n_runs} games"
                 if a["start"]:
                     tip += "; decks: " + ", ".join(a["decks"])
-                label = _dot_text(a["name"]) if a["index"] == 0 else f"<{name}<SUB>{a['index']}</SUB>>"
+                members = a.get("members", 1)
+                if members > 1:
+                    label = _dot_text(f"{a['name']} \u00d7{members}")
+                    tip = (f"{_family_text(a)}: {members} locations drawn as one; in {a['cards_in']}, "
+                           f"out {a['cards_out']}, {a['runs']}/{n_runs} games")
+                else:
+                    label = _dot_text(a["name"]) if a["index"] == 0 else f"<{name}<SUB>{a['index']}</SUB>>"
                 c.node(_dot_id(n), label=label, tooltip=_dot_text(tip), **attrs)
+    # Seats stand in order, p1 above p2 above …: Graphviz places clusters side by side in an order of its own
+    # (p3, p2, p4, p1), so invisible edges rank every location of a seat below every location of the seat before.
+    seats = [[_dot_id(n) for n, a in nodes if a["owner"] == owner] for owner in owners if owner != "table"]
+    for upper, lower in itertools.pairwise(seats):
+        for u in upper:
+            for v in lower:
+                dot.edge(u, v, style="invis")
     if merged:
         shown = ", ".join(_loc_text(G.nodes[n]) for n in merged[:10]) + (", …" if len(merged) > 10 else "")
         dot.node(MERGED_ID, label=_dot_text(f"{len(merged)} more locations"), shape="box", style="dashed,rounded",
@@ -138,11 +170,14 @@ def flow_to_dot(G: nx.DiGraph, *, legend: bool = True, edge_labels: str = "none"
                                                                       f"locations are drawn): {shown}"))
 
     if legend and nodes:
-        _legend(dot, G, fontname)
+        top = _legend(dot, G, fontname)
+        # the legend goes under the diagram, not beside it: every location ranks above its first row
+        for n, _a in nodes:
+            dot.edge(_dot_id(n), top, style="invis")
 
     for u, v, a in _edges(G, set(merged)):
         color, pen, style, _text = KIND_STYLE[a["kind"]]
-        ends = [_loc_text(G.nodes[x]) if x != MERGED_ID else "other locations" for x in (u, v)]
+        ends = [_family_text(G.nodes[x]) if x != MERGED_ID else "other locations" for x in (u, v)]
         attrs = {"color": color, "penwidth": pen, "style": style, "arrowhead": "normal",
                  "fontname": fontname, "fontsize": "11",
                  "tooltip": _dot_text(f"{ends[0]} \u2192 {ends[1]}: {a['count']} cards, {a['runs']}/{n_runs} games")}
@@ -179,8 +214,9 @@ def _edges(G: nx.DiGraph, merged: set) -> list[tuple[str, str, dict]]:
     return [(u, v, a) for (u, v), a in out.items()]
 
 
-def merged_note(G: nx.DiGraph, max_nodes: int = MAX_FLOW_NODES) -> str | None:
+def merged_note(G: nx.DiGraph, max_nodes: int = MAX_FLOW_NODES, collapse: bool = True) -> str | None:
     """One line saying which part of G a drawing merges, or None when it draws every location."""
+    G = _drawn(G, collapse)
     merged = _merged(G, max_nodes)
     if not merged:
         return None
@@ -189,11 +225,12 @@ def merged_note(G: nx.DiGraph, max_nodes: int = MAX_FLOW_NODES) -> str | None:
             f"({len(merged)} more locations)")
 
 
-def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> None:
+def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> str:
     """§1.7: a legend cluster with the categories (row 1) and edge kinds (row 2) that occur."""
     cats = {a["category"] for _n, a in G.nodes(data=True)}
     kinds = {a["kind"] for _u, _v, a in G.edges(data=True)}
     any_start = any(a["start"] for _n, a in G.nodes(data=True))
+    any_family = any(a.get("members", 1) > 1 for _n, a in G.nodes(data=True))
     with dot.subgraph(name="cluster_legend") as lg:
         lg.attr(label="Legend", style="rounded", color="grey50", fontsize="12", fontname=fontname)
         row1: list[str] = []
@@ -209,6 +246,11 @@ def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> None:
                 attrs.update(fillcolor="white", penwidth="3")
                 r1.node("legend_start", label="deck created", **attrs)
                 row1.append("legend_start")
+            if any_family:
+                attrs = _node_style("public", fontname, "10")
+                attrs.update(fillcolor="white")
+                r1.node("legend_family", label="NAME \u00d7n: n indexed piles\nor board cells as one", **attrs)
+                row1.append("legend_family")
             for a, b in itertools.pairwise(row1):
                 r1.edge(a, b, style="invis")
         row2: list[tuple[str, str]] = []
@@ -227,6 +269,7 @@ def _legend(dot: graphviz.Digraph, G: nx.DiGraph, fontname: str) -> None:
                 r2.edge(b1, a2, style="invis")
         if row1 and row2:
             lg.edge(row1[0], row2[0][0], style="invis")
+    return row1[0] if row1 else row2[0][0]
 
 
 # ---------------------------------------------------------------- files (§1.8)
@@ -240,15 +283,17 @@ def _node_link(G: nx.DiGraph) -> dict:
 
 
 def write_flow(G: nx.DiGraph, stem: str | Path, formats: Sequence[str] = ("svg", "png"), *, legend: bool = True,
-               edge_labels: str = "none", fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES) -> list[Path]:
+               edge_labels: str = "none", fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES,
+               collapse: bool = True) -> list[Path]:
     """§1.8: write <stem>.dot and <stem>.json always, and each image format when `dot` is available.
 
     The drawing shows at most max_nodes locations (`flow_to_dot`), with a note on stderr when it merges.
     """
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname, max_nodes=max_nodes)
-    note = merged_note(G, max_nodes)
+    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname, max_nodes=max_nodes,
+                      collapse=collapse)
+    note = merged_note(G, max_nodes, collapse)
     if note:
         print(note, file=sys.stderr)
     dot_path = stem.with_name(stem.name + ".dot")
@@ -274,6 +319,42 @@ def write_flow(G: nx.DiGraph, stem: str | Path, formats: Sequence[str] = ("svg",
             raise FlowRenderError(f"Graphviz failed to render {dot_path.name} as {fmt}: {msg}") from e
         written.append(out)
     return written
+
+
+# `recycle flow -o FILE`: the file's extension chooses what is written
+FILE_FORMATS = ("svg", "png", "pdf", "dot")
+
+
+def write_flow_file(G: nx.DiGraph, path: str | Path, *, legend: bool = True, edge_labels: str = "none",
+                    fontname: str = "Helvetica", max_nodes: int = MAX_FLOW_NODES, collapse: bool = True) -> Path:
+    """Write one drawing of G to path, in the format its extension names (.svg, .png, .pdf or .dot).
+
+    A .dot file is the DOT text and needs no Graphviz; the others are rendered by `dot` (FlowRenderError when
+    it is missing or fails).  ValueError for any other extension.
+    """
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FILE_FORMATS:
+        raise ValueError(f"{path}: cannot tell the format from the extension {path.suffix or '(none)'!r}; "
+                         f"use one of {', '.join('.' + f for f in FILE_FORMATS)}")
+    dot = flow_to_dot(G, legend=legend, edge_labels=edge_labels, fontname=fontname, max_nodes=max_nodes,
+                      collapse=collapse)
+    note = merged_note(G, max_nodes, collapse)
+    if note:
+        print(note, file=sys.stderr)
+    if fmt == "dot":
+        path.write_text(dot.source, encoding="utf-8")
+        return path
+    try:
+        data = dot.pipe(format=fmt, engine="dot", quiet=True)
+    except graphviz.ExecutableNotFound as e:
+        raise FlowRenderError(f"Graphviz's 'dot' program is not on PATH: cannot write {path.name}; "
+                              f"write {path.with_suffix('.dot').name} instead and render it later") from e
+    except graphviz.CalledProcessError as e:
+        msg = (e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else str(e.stderr or e)).strip()
+        raise FlowRenderError(f"Graphviz failed to render {path.name}: {msg}") from e
+    path.write_bytes(data)
+    return path
 
 
 def _warn_no_dot(dot_path: Path) -> None:

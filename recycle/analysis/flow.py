@@ -50,7 +50,8 @@ Node attributes (node id "<owner>_<CLASS>_<NAME>_<index>", a name only: no rule 
 Edge attributes (one edge per (source, destination) pair; self-loops allowed)
     count        int        cards moved along the pair, summed over merged runs
     runs         int        merged runs in which at least one such card moved
-    kind         str        plain, taken, shared, revealed (§1.3)
+    kind         str        plain, taken, shared, revealed (§1.3); private cards gathered back into the
+                            table pile where a deck was created (hands returned to the stock) are plain
     into_table   bool       the destination is owned by the table
     ops          list[str]  sorted subset of move, swap, remember that produced it
     order        int        first-seen rank (nodes and edges are ranked separately, from 0)
@@ -62,6 +63,8 @@ order Hidden, Private, Taken, Shared, Back], "Hidden"/"Private": {"value", "evid
 "evidence": [deck names]}, "Deduction": {"value": None, ...}, "memory": bool,
 "others": bool}; with `declared=` every category also gets "declared" and "agrees".
 `run_share` is the share of runs whose own single-run graph satisfies the rule.
+
+`collapse_families(G)` draws each indexed family or board (`MELD 0…n`, `GRID i`) as one node with counts.
 
 DOT (§1.6/§1.7): `flow_to_dot` is a pure function of the graph; its first line is
 `// recycle flow: game=… sha256=… players=… runs=N seeds=<first seed>` followed by
@@ -79,8 +82,8 @@ from pathlib import Path
 import networkx as nx
 
 __all__ = [
-    "CATEGORY_NAMES", "CATEGORY_ORDER", "CLASS_OF_KEYWORD", "FlowGraph", "build_flow", "edge_kind", "flow_summary",
-    "information", "location_category", "node_id", "seat_of",
+    "CATEGORY_NAMES", "CATEGORY_ORDER", "CLASS_OF_KEYWORD", "FlowGraph", "build_flow", "collapse_families",
+    "edge_kind", "flow_summary", "information", "location_category", "node_id", "seat_of",
 ]
 
 CLASS_OF_KEYWORD = {"vloc": "VISIBLE", "iloc": "INVISIBLE", "hloc": "HIDDEN", "oloc": "OTHERS", "mem": "MEMORY"}
@@ -285,9 +288,14 @@ class FlowGraph:
         d["cards_in"] += n
         edge = self._edges.get((src, dst))
         if edge is None:
+            kind = edge_kind(s["category"], s["owner"], d["category"], d["owner"])
+            if kind == "shared" and d["owner"] == "table" and d["start"]:
+                # hands gathered back into the pile the deck was created in (the stock, for a new deal)
+                # reach nobody: no other owner learns or gets them, so nothing is shared
+                kind = "plain"
             edge = self._edges[(src, dst)] = {
                 "count": 0, "runs": 0,
-                "kind": edge_kind(s["category"], s["owner"], d["category"], d["owner"]),
+                "kind": kind,
                 "into_table": d["owner"] == "table", "ops": [], "order": self._edge_order,
             }
             self._edge_order += 1
@@ -352,6 +360,61 @@ def build_flow(events_by_run: Iterable[Iterable[Mapping]], *, title: str | None 
     for i, events in enumerate(events_by_run):
         fb.add_run(events, seed=seeds[i] if seeds is not None and i < len(seeds) else None)
     return fb.graph(min_run_share)
+
+
+# ---------------------------------------------------------------- families drawn as one
+
+
+def _family_kind(kinds: dict[str, int]) -> str:
+    """The kind of a merged edge: the one most of its cards took (kinds within a family rarely differ)."""
+    return max(kinds.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+
+def collapse_families(G: nx.DiGraph) -> nx.DiGraph:
+    """G with every indexed family (`MELD 0`, `MELD 1`, …; board cells `GRID i`) of one owner as one node.
+
+    Locations of the same owner, class and name with two or more indices in G become the node
+    `<owner>_<CLASS>_<NAME>_family` with `members` (how many), `indices` (sorted) and the summed
+    `cards_in`/`cards_out`; `runs` is the most of any member; edges between members become a self-loop
+    and parallel edges add their counts.  Every other node keeps its id and gets `members` 1.
+    """
+    groups: dict[tuple, list[str]] = {}
+    for n, a in G.nodes(data=True):
+        groups.setdefault((a["owner"], a["cls"], a["name"]), []).append(n)
+    target: dict[str, str] = {}
+    H: nx.DiGraph = nx.DiGraph()
+    H.graph.update(_copy(G.graph))
+    for (owner, cls, name), members in groups.items():
+        attrs = [G.nodes[m] for m in members]
+        if len(members) == 1:
+            target[members[0]] = members[0]
+            H.add_node(members[0], **_copy(attrs[0]), members=1, indices=[attrs[0]["index"]])
+            continue
+        fid = f"{owner}_{cls}_{name}_family"
+        decks: list[str] = []
+        for a in sorted(attrs, key=lambda a: a["order"]):
+            decks += [d for d in a["decks"] if d not in decks]
+        H.add_node(fid, **{**_copy(attrs[0]), "index": 0, "start": any(a["start"] for a in attrs), "decks": decks,
+                           "cards_in": sum(a["cards_in"] for a in attrs),
+                           "cards_out": sum(a["cards_out"] for a in attrs),
+                           "runs": max(a["runs"] for a in attrs), "order": min(a["order"] for a in attrs),
+                           "members": len(members), "indices": sorted(a["index"] for a in attrs)})
+        for m in members:
+            target[m] = fid
+    kinds: dict[tuple[str, str], dict[str, int]] = {}
+    for u, v, a in sorted(G.edges(data=True), key=lambda e: e[2]["order"]):
+        key = (target[u], target[v])
+        e = H.edges[key] if H.has_edge(*key) else None
+        if e is None:
+            H.add_edge(*key, **_copy(a))
+            kinds[key] = {a["kind"]: a["count"]}
+            continue
+        e["count"] += a["count"]
+        e["runs"] = max(e["runs"], a["runs"])
+        e["ops"] = sorted(set(e["ops"]) | set(a["ops"]))
+        kinds[key][a["kind"]] = kinds[key].get(a["kind"], 0) + a["count"]
+        e["kind"] = _family_kind(kinds[key])
+    return H
 
 
 # ---------------------------------------------------------------- §2 categories

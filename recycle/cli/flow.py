@@ -20,7 +20,7 @@ from ..analysis.flow import FlowGraph
 from ..errors import RecycleError, UsageError
 from ..run.batch import play_run
 from ..run.output import STAGING, OutFolder
-from ..visualize.flow import FlowRenderError, write_flow
+from ..visualize.flow import FILE_FORMATS, FlowRenderError, write_flow, write_flow_file
 from .batches import open_batch, open_out, out_folder
 from .options import (
     SEED_HELP,
@@ -73,6 +73,10 @@ def register(sub) -> None:
                    help="write into a --out folder that is not empty: the files `recycle flow` writes there "
                         "(flow.dot, flow.json, flow.<image format>) are removed first, any other file is left "
                         "alone; symlinks are removed, never followed")
+    f.add_argument("-o", "--output", type=Path, metavar="FILE",
+                   help="write only the diagram, to FILE, in the format its extension names: "
+                        + ", ".join("." + x for x in FILE_FORMATS) + " (instead of the --out folder); "
+                        "an existing FILE is replaced only with --force")
     f.add_argument("--json", action="store_true",
                    help='print {"categories", "nodes", "edges", "files", ...} as JSON instead of text')
     f.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -98,6 +102,18 @@ def write_flow_files(fb: FlowGraph, stem: Path, formats, min_run_share: float = 
         raise RecycleError(f"error: {e}") from None
     except OSError as e:
         raise RecycleError(f"error: cannot write {stem}.*: {e}") from None
+
+
+def write_flow_output(fb: FlowGraph, path: Path, min_run_share: float = 0.0, **kw) -> Path:
+    """`-o FILE`: the one drawing, in the format of FILE's extension."""
+    try:
+        if path.parent != Path(""):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return write_flow_file(fb.graph(min_run_share), path, **kw)
+    except FlowRenderError as e:
+        raise RecycleError(f"error: {e}") from None
+    except OSError as e:
+        raise RecycleError(f"error: cannot write {path}: {e}") from None
 
 
 def events_of(record) -> list[dict]:
@@ -129,6 +145,15 @@ def cmd_flow(args: argparse.Namespace) -> int:
     args.transcripts, args.out = "full", Path(".")  # open_batch keeps transcripts only with an output folder
     sess, spec = open_batch(args)
     args.out = wanted_out
+    if args.output is not None:
+        if args.output.suffix.lower().lstrip(".") not in FILE_FORMATS:
+            raise UsageError(f"-o {args.output}: the extension chooses the format: "
+                             + ", ".join("." + x for x in FILE_FORMATS))
+        if args.out is not None:
+            raise UsageError("-o FILE writes one drawing; --out DIR writes the folder of files: give one of them")
+        if os.path.lexists(args.output) and not args.force:
+            raise UsageError(f"-o {args.output}: the file exists; pass --force to replace it")
+        return _flow(args, sess, spec, args.output.parent, [])
     out = default_out(args, "flow", sess.name)
     # An existing folder is checked before the games are played (a non-empty one is refused unless --force,
     # docs/results.md); a new one is made only when there is something to draw.
@@ -177,26 +202,31 @@ def _flow(args: argparse.Namespace, sess, spec, out: Path, opened: list[OutFolde
         print(f"note: left out {len(errors)} game{'s' if len(errors) != 1 else ''} that ended with an error; "
               f"first: {first_error_text(errors)}", file=sys.stderr)
 
-    # Graphviz writes by path: into a private staging folder inside `out`, then each file is moved in
-    # (atomic rename through the folder's descriptor, never onto a symlink).
-    if not opened:
-        opened.append(open_folder(args, out))
-    folder = opened[0]
-    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=out))
-    try:
+    if args.output is not None:
+        files = [write_flow_output(fb, args.output, args.min_run_share, legend=not args.no_legend,
+                                   edge_labels=args.edge_labels,
+                                   **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))]
+    else:
+        # Graphviz writes by path: into a private staging folder inside `out`, then each file is moved in
+        # (atomic rename through the folder's descriptor, never onto a symlink).
+        if not opened:
+            opened.append(open_folder(args, out))
+        folder = opened[0]
+        staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=out))
         try:
-            made = write_flow_files(fb, staging / "flow", args.formats, min_run_share=args.min_run_share,
-                                    legend=not args.no_legend, edge_labels=args.edge_labels,
-                                    **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
-        except RecycleError:  # Graphviz failed: what was written before (flow.dot, flow.json) is kept
-            for name in sorted(os.listdir(staging)):
-                folder.publish(staging / name, name)
-            raise
-        for p in made:
-            folder.publish(p, p.name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    files = [out / p.name for p in made]
+            try:
+                made = write_flow_files(fb, staging / "flow", args.formats, min_run_share=args.min_run_share,
+                                        legend=not args.no_legend, edge_labels=args.edge_labels,
+                                        **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
+            except RecycleError:  # Graphviz failed: what was written before (flow.dot, flow.json) is kept
+                for name in sorted(os.listdir(staging)):
+                    folder.publish(staging / name, name)
+                raise
+            for p in made:
+                folder.publish(p, p.name)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        files = [out / p.name for p in made]
     G = fb.graph(args.min_run_share)
     info = fb.information(declared=args.declared, min_run_share=args.min_run_share)
     doc = {

@@ -92,3 +92,16 @@ def test_out_may_be_a_symlink_the_user_chose_and_files_stay_inside(tmp_path, cap
     assert sorted(p.name for p in real_dir.iterdir()) == sorted(own(real_dir))
     assert doc["files"] == [str(tmp_path / "link" / n) for n in own(real_dir)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real"]
+
+
+def test_output_file_is_never_replaced_silently(tmp_path, capsys):
+    """-o FILE: an existing file is refused (it may be the user's) unless --force; -o and --out exclude each other."""
+    target = tmp_path / "mine.svg"
+    target.write_text("the user's own drawing", "utf-8")
+    assert main(["flow", HIGH_CARD, "-n", "3", "--seed", "4", "-o", str(target)]) == 2
+    assert "pass --force" in capsys.readouterr().err
+    assert target.read_text("utf-8") == "the user's own drawing"
+    assert main(["flow", HIGH_CARD, "-n", "3", "--seed", "4", "-o", str(target), "--force"]) == 0
+    assert target.read_text("utf-8").lstrip().startswith(("<?xml", "<svg"))
+    assert main(["flow", HIGH_CARD, "-n", "3", "--seed", "4", "-o", str(tmp_path / "b.svg"),
+                 "--out", str(tmp_path / "d")]) == 2

@@ -14,7 +14,7 @@ from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from .context import Compiler, Form, _straight
 from .options import _EnumerationBudget, _Reject, _walk_clauses, in_sequence
-from .params import bind_params
+from .params import bind_params, with_params
 from .walks import ATOMIC_MAX_PASSES, sample
 
 _err = GameRuntimeError
@@ -115,17 +115,7 @@ def sim_item(cx: Compiler, it, sc):
         return sim_atomic(cx, it, sc)
     if t is A.CallItem:  # a named item: its body, with the arguments bound on this path only (as s_call)
         binds, inner = bind_params(cx, it, sc)
-        body = sim_item(cx, it.body, inner)
-
-        def call(st, env, k):
-            vals = [vf(st, env) for _, vf in binds]
-            old = [env[s] for s, _ in binds]
-            for (s, _), v in zip(binds, vals, strict=True):
-                env[s] = v
-            body(st, env, k)
-            for (s, _), v in zip(binds, old, strict=True):
-                env[s] = v
-        return call
+        return with_params(binds, sim_item(cx, it.body, inner))
     return _straight(cx.clause(it, sc))
 
 

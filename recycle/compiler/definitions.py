@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..lang import ast as A
 from .context import Compiler, Form, ItemForm
 from .items import gen_bind
-from .params import bind_params
+from .params import assign, bind_params, with_params
 
 
 def e_call(cx: Compiler, n: A.CallExpr, sc):
@@ -49,9 +49,7 @@ def c_call(cx: Compiler, n: A.CallClause, sc):
         return body
 
     def call(st, env):
-        vals = [vf(st, env) for _, vf in binds]
-        for (s, _), v in zip(binds, vals, strict=True):
-            env[s] = v
+        assign(binds, st, env)
         body(st, env)
     return call
 
@@ -59,19 +57,7 @@ def c_call(cx: Compiler, n: A.CallClause, sc):
 def s_call(cx: Compiler, n: A.CallClause, sc):
     """A use walked while options are built: the parameters bound on this path only (as s_let does)."""
     binds, inner = bind_params(cx, n, sc)
-    body = cx.sim(n.body, inner)
-    if not binds:
-        return body
-
-    def call(st, env, k):
-        vals = [vf(st, env) for _, vf in binds]
-        old = [env[s] for s, _ in binds]
-        for (s, _), v in zip(binds, vals, strict=True):
-            env[s] = v
-        body(st, env, k)
-        for (s, _), v in zip(binds, old, strict=True):
-            env[s] = v
-    return call
+    return with_params(binds, cx.sim(n.body, inner))
 
 
 def gen_call_item(cx: Compiler, n: A.CallItem, sc, stages) -> None:

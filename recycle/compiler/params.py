@@ -29,3 +29,25 @@ def bind_params(cx: Compiler, n, sc, alias: bool = True):
         inner[name] = (False, s)
         binds.append((s, vf))
     return tuple(binds), inner
+
+
+def assign(binds, st, env) -> None:
+    """Bind the parameters: every argument is read before any parameter is bound."""
+    vals = [vf(st, env) for _, vf in binds]
+    for (s, _), v in zip(binds, vals, strict=True):
+        env[s] = v
+
+
+def with_params(binds, body):
+    """A continuation-passing `body(st, env, k)` run with the parameters bound on this path only, as a
+    `let` is while options are built: the slots get their old values back when the path returns."""
+    if not binds:
+        return body
+
+    def call(st, env, k):
+        old = [env[s] for s, _ in binds]
+        assign(binds, st, env)
+        body(st, env, k)
+        for (s, _), v in zip(binds, old, strict=True):
+            env[s] = v
+    return call

@@ -24,7 +24,7 @@ from ..lang.ast import T
 from . import references as refs
 from .context import Compiler, _branches, repeat_count
 from .options import _Reject
-from .params import bind_params
+from .params import assign, bind_params
 
 _err = GameRuntimeError
 
@@ -353,12 +353,16 @@ def w_either(cx: Compiler, n: A.Either, sc) -> Walker:
 def w_call(cx: Compiler, n: A.CallClause, sc) -> Walker:
     """A use of a named action block: its arguments bound (all read before any is bound), its body walked."""
     binds, inner = bind_params(cx, n, sc)
-    body = walker(cx, n.body, inner)
+    return _bound(binds, walker(cx, n.body, inner))
+
+
+def _bound(binds, body: Walker) -> Walker:
+    """A walker run with a definition's parameters bound first."""
+    if not binds:
+        return body
 
     def call(st, env) -> bool:
-        vals = [vf(st, env) for _, vf in binds]
-        for (s, _), v in zip(binds, vals, strict=True):
-            env[s] = v
+        assign(binds, st, env)
         return body(st, env)
     return call
 
@@ -386,14 +390,7 @@ def w_item(cx: Compiler, it, sc) -> Walker:
         return w_atomic(cx, it, sc)
     if t is A.CallItem:
         binds, inner = bind_params(cx, it, sc)
-        body = w_item(cx, it.body, inner)
-
-        def call(st, env) -> bool:
-            vals = [vf(st, env) for _, vf in binds]
-            for (s, _), v in zip(binds, vals, strict=True):
-                env[s] = v
-            return body(st, env)
-        return call
+        return _bound(binds, w_item(cx, it.body, inner))
     ex = cx.clause(it, sc)
 
     def straight(st, env) -> bool:
@@ -455,12 +452,7 @@ def _clause_parts(cx: Compiler, c, sc) -> tuple | None:
             return None
         _, ex, w = parts
 
-        def bound_guard(st, env) -> bool:
-            vals = [vf(st, env) for _, vf in binds]
-            for (s, _), v in zip(binds, vals, strict=True):
-                env[s] = v
-            return guard(st, env)
-        return bound_guard, ex, w
+        return _bound(binds, guard), ex, w
     cond = None
     if type(c) is A.Guarded:
         if _never(cx, c.cond, sc):

@@ -24,6 +24,7 @@ from recycle.lang import load_game, parse_game
 from recycle.lang.printer import to_source
 from recycle.lang.reader import Atom, SList
 from support import TESTS, corpus_files, corpus_id
+from support.mutation import mutate
 
 HERE = TESTS
 AST_DIR = HERE / "fixtures" / "ast"
@@ -415,24 +416,6 @@ mutation = st.one_of(
     st.tuples(st.just("swap"), st.integers(0, 10**6), st.integers(0, 10**6)),
     st.tuples(st.just("truncate"), st.integers(0, 10**6)),
 )
-
-
-def mutate(toks: list[str], ops) -> list[str]:
-    toks = list(toks)
-    for op in ops:
-        if not toks:
-            break
-        n = len(toks)
-        if op[0] == "delete":
-            del toks[op[1] % n]
-        elif op[0] == "insert":
-            toks.insert(op[1] % (n + 1), op[2])
-        elif op[0] == "swap":
-            i, j = op[1] % n, op[2] % n
-            toks[i], toks[j] = toks[j], toks[i]
-        else:
-            del toks[op[1] % n:]
-    return toks
 
 
 @pytest.mark.skipif(not _MUTATION_SOURCES, reason="needs the corpus")

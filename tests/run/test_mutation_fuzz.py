@@ -26,6 +26,7 @@ from recycle.errors import LoadError, UsageError
 from recycle.lang import parse_game
 from recycle.players.random_player import RandomPlayer
 from support import corpus_files
+from support.mutation import mutate
 
 REPO = Path(__file__).resolve().parents[2]
 MAX_EXAMPLES = 300  # per CI run: a few seconds (most damaged files fail to load, the rest play to 200 decisions)
@@ -45,28 +46,6 @@ mutation = st.one_of(
     st.tuples(st.just("truncate"), st.integers(0, 10**6)),
     st.tuples(st.just("huge"), st.integers(0, 10**6)),
 )
-
-
-def mutate(toks: list[str], ops) -> list[str]:
-    toks = list(toks)
-    for op in ops:
-        if not toks:
-            break
-        n = len(toks)
-        if op[0] == "delete":
-            del toks[op[1] % n]
-        elif op[0] == "insert":
-            toks.insert(op[1] % (n + 1), op[2])
-        elif op[0] == "swap":
-            i, j = op[1] % n, op[2] % n
-            toks[i], toks[j] = toks[j], toks[i]
-        elif op[0] == "truncate":
-            del toks[op[1] % n:]
-        else:  # the k-th number of the file made huge (a count, a deck size, a score)
-            numbers = [i for i, t in enumerate(toks) if t.isdigit()]
-            if numbers:
-                toks[numbers[op[1] % len(numbers)]] = "9" * 40
-    return toks
 
 
 def _alarm(signum, frame):

@@ -35,7 +35,10 @@ def test_watch(tmp_path):
     save(b, GOOD)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen([sys.executable, "-m", "recycle", "check", "--watch", "--interval", "0.05", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            # Ctrl-C is what the test sends: a shell running the tests in the background
+                            # may have left SIGINT ignored, and Python then never raises KeyboardInterrupt
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: queue.Queue = queue.Queue()
 
     def pump():

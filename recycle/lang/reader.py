@@ -7,6 +7,7 @@ warning (language spec §2.7).
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from importlib import resources
@@ -157,6 +158,9 @@ def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
             errors.append(src.diag("error", "unsupported", UNSUPPORTED_WORDS[text], span))
         else:
             hint = f" (names are uppercase: {text.upper()})" if len(text) > 1 else ""
+            close = difflib.get_close_matches(text, sorted(KEYWORDS | EXTENSION_KEYWORDS), n=1, cutoff=0.8)
+            if close:
+                hint = f" (did you mean `{close[0]}`?)"
             errors.append(src.diag("error", "lexical", f"unknown keyword `{text}`{hint}", span))
         return Atom("KEYWORD", text, span)
     body = text[1:] if text.startswith("'") else text

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, format_errors
-from ..lang import load_game
+from ..lang import library, load_game
 from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -31,7 +31,8 @@ def register(sub) -> None:
 
 
 def game_files(paths: list[str]) -> list[Path]:
-    """Expand directories to the game files (.gdl, .rcy) they hold, sorted; files as given."""
+    """Expand directories to the game files (.gdl, .rcy) they hold, sorted; files as given; the name of
+    a shipped game (as every other command takes it) stands for its file."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -39,6 +40,8 @@ def game_files(paths: list[str]) -> list[Path]:
             if not found:
                 raise UsageError(f"{p}: no .gdl or .rcy files in this directory")
             out.extend(found)
+        elif not p.exists() and str(p) in library.shipped():
+            out.append(library.shipped()[str(p)])
         else:
             out.append(p)
     return out

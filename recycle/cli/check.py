@@ -6,6 +6,8 @@ import json
 import time
 from pathlib import Path
 
+import attrs
+
 from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, format_errors
 from ..lang import library, load_game
 from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
@@ -19,6 +21,7 @@ def register(sub) -> None:
     c.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories of them")
     c.add_argument("--json", action="store_true", help="print a JSON list, one object per file")
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1 when there are any)")
     c.add_argument("--max-errors", type=int, default=MAX_SHOWN_ERRORS, metavar="N",
                    help=f"print at most N errors and N warnings per file, then how many more (default "
                         f"{MAX_SHOWN_ERRORS}; 0: all)")
@@ -77,6 +80,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.watch:
         return watch(args)
     results = [check_file(path) for path in game_files(args.paths)]
+    if args.strict:  # every warning becomes an error of the same class
+        results = [(p, [*errs, *(attrs.evolve(w, severity="error") for w in warns)], []) for p, errs, warns in results]
     n = args.max_errors if args.max_errors > 0 else None
     if args.json:
         print(json.dumps([

@@ -238,3 +238,12 @@ def test_shipped_game_name_is_accepted(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, "check", name)
     assert code == 0, out + err
     assert out.startswith(f"{path}: ok"), out
+
+
+def test_strict_makes_warnings_errors(capsys, tmp_path):
+    path = tmp_path / "w.gdl"
+    path.write_text(WARN, "utf-8")  # loads with one warning (a stray `)`)
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and "1 warning" in out
+    code, out, _ = run(capsys, "check", "--strict", str(path))
+    assert code == 1 and "error[trailing-paren]" in out, out

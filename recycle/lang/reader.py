@@ -207,11 +207,36 @@ def _blank_prefix(text: str, pos: int) -> str:
     return re.sub(r"[^\n]", " ", text[:pos]) + text[pos:]
 
 
+_GLUED = re.compile(r"('[A-Z]+)([a-z]+)\Z")
+
+
+def _unglue(toks: list[Token], src: SourceFile, warnings: list[Diagnostic]) -> list[Token]:
+    """A variable glued to a keyword, as in ('OPvloc LOC), read as CardStock's lexer reads it: two
+    tokens ('OP and vloc), with a warning that shows the space to add."""
+    out: list[Token] = []
+    for tok in toks:
+        m = _GLUED.match(str(tok)) if tok.type == "WORD" else None
+        if m is None or not (m[2] in KEYWORDS or m[2] in EXTENSION_KEYWORDS):
+            out.append(tok)
+            continue
+        var, word = m[1], m[2]
+        assert tok.start_pos is not None and tok.line is not None and tok.column is not None
+        cut = len(var)
+        out.append(Token("WORD", var, tok.start_pos, tok.line, tok.column, tok.line, tok.column + cut,
+                         tok.start_pos + cut))
+        out.append(Token("WORD", word, tok.start_pos + cut, tok.line, tok.column + cut, tok.end_line,
+                         tok.end_column, tok.end_pos))
+        warnings.append(src.diag("warning", "glued", f"`{tok}` is read as two words, {var} {word}: write a space "
+                                 f"between them ({var} {word})", _at(src, tok)))
+    return out
+
+
 def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
     """Parse the file into top-level S-expressions; returns (forms, warnings)."""
     toks = tokenize(src)
     warnings: list[Diagnostic] = []
     errors: list[Diagnostic] = []
+    toks = _unglue(toks, src, warnings)
     # Balance check on the token stream, so that a missing `)` is reported at
     # the `(` it leaves open and a stray `)` at the `)` itself.
     stack: list[Token] = []

@@ -350,6 +350,12 @@ def _fixed_size(items: list[tuple[str, int]]) -> int | None:
     return None
 
 
+def _least_size(items: list[tuple[str, int]], size: int) -> int:
+    """The fewest items a fixed-size form holds: (top pile) and (inc cell) may drop one."""
+    return size - 1 if items[0][0] in ("top", "bottom", "inc", "dec") or items[0][0] in _PLAYER_WORDS or \
+        (len(items) > 1 and items[1][0] in _LOCATION_KINDS) else size
+
+
 def _innermost_closed_by_run(toks: list[Token], start: int, end: int, floor: int) -> int | None:
     """The `(` matched by the first `)` of the run of `)` ending just before token `end`, if any."""
     r = end
@@ -381,10 +387,15 @@ def _first_overflow(toks: list[Token]) -> int | None:
                 return None
             o, items = stack.pop()
             size = _fixed_size(items)
+            if (size is not None and items[0][0] in ("top", "bottom") and len(items) > 1 and items[1][0] == "("
+                    and items[1][1] + 2 < len(toks) and str(toks[items[1][1] + 2]) in _LOCATION_KINDS):
+                size = 2  # (top <pile>): a pile first leaves no room for a count
             if size is not None and len(items) > size:
                 extra = items[size][1]
                 inner = _innermost_closed_by_run(toks, o + 1, extra, o)
                 return o if inner is None else inner
+            if size is not None and len(items) < _least_size(items, size) and len(items) > 1 and items[-1][0] == "(":
+                return items[-1][1]  # its last item swallowed the ones after it
         elif stack:
             stack[-1][1].append((str(t), i))
     return None

@@ -3,8 +3,10 @@
 The sweep deletes one `)` at a seeded random place in each of 50 corpus files and counts how often
 the reported position lies inside the form whose `)` was deleted (from its `(` up to where the `)`
 was).  Counting parentheses alone blames the outermost form, (game …), in every case; indentation
-and fixed form sizes (too many items, or too few because the last swallowed the rest) find the culprit in about three cases of four.  The issue's target is 45 of 50:
-the remaining misses are mostly a `)` deleted in the middle of a line, where the layout says nothing.
+and fixed form sizes (too many items, or too few because the last swallowed the rest) find the
+culprit in about three cases of four.  The issue's target is 45 of 50: the remaining misses are
+mostly a `)` deleted in the middle of a line of forms without a fixed size, where the layout says
+nothing.
 """
 from __future__ import annotations
 

@@ -6,8 +6,10 @@ import json
 import time
 from pathlib import Path
 
+import attrs
+
 from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, format_errors
-from ..lang import load_game
+from ..lang import library, load_game
 from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
 
 EXIT_OK, EXIT_FAIL = 0, 1
@@ -19,6 +21,7 @@ def register(sub) -> None:
     c.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories of them")
     c.add_argument("--json", action="store_true", help="print a JSON list, one object per file")
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1 when there are any)")
     c.add_argument("--max-errors", type=int, default=MAX_SHOWN_ERRORS, metavar="N",
                    help=f"print at most N errors and N warnings per file, then how many more (default "
                         f"{MAX_SHOWN_ERRORS}; 0: all)")
@@ -31,7 +34,8 @@ def register(sub) -> None:
 
 
 def game_files(paths: list[str]) -> list[Path]:
-    """Expand directories to the game files (.gdl, .rcy) they hold, sorted; files as given."""
+    """Expand directories to the game files (.gdl, .rcy) they hold, sorted; files as given; the name of
+    a shipped game (as every other command takes it) stands for its file."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -39,6 +43,8 @@ def game_files(paths: list[str]) -> list[Path]:
             if not found:
                 raise UsageError(f"{p}: no .gdl or .rcy files in this directory")
             out.extend(found)
+        elif not p.exists() and str(p) in library.shipped():
+            out.append(library.shipped()[str(p)])
         else:
             out.append(p)
     return out
@@ -74,6 +80,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.watch:
         return watch(args)
     results = [check_file(path) for path in game_files(args.paths)]
+    if args.strict:  # every warning becomes an error of the same class
+        results = [(p, [*errs, *(attrs.evolve(w, severity="error") for w in warns)], []) for p, errs, warns in results]
     n = args.max_errors if args.max_errors > 0 else None
     if args.json:
         print(json.dumps([

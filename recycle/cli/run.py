@@ -174,4 +174,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.out is not None:
             print(f"wrote {args.out}/games.csv, decisions.csv, results.csv, summary.json"
                   + (", transcripts/" if spec.transcript_level != "none" else ""))
+    if summary["errors"]:
+        # Games that end in a run-time error are a failure of the game file: say so in the exit status.
+        print(f"error: {summary['errors']} of {len(records)} games ended in a run-time error", file=sys.stderr)
+        return 1
     return 0

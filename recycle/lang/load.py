@@ -10,6 +10,7 @@ from ..errors import Diagnostic, LoadError
 from . import ast as A
 from . import variants
 from .check import check_game
+from .lint import lint
 from .reader import read_sexprs
 from .source import SourceFile, source_hash
 
@@ -42,6 +43,7 @@ def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnosti
         # the variant's own mistakes first, then those in the files it builds on
         raise LoadError(sorted(errors, key=lambda d: (d.span.file != own, d.span.file, d.span.line, d.span.column)),
                         warnings)
+    warnings = [*warnings, *lint(expanded.forms, src, expanded.sources)]
     if expanded.base is not None:
         game = attrs.evolve(game, base=expanded.base)
     return game, warnings, expanded.sha256

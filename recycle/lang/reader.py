@@ -7,6 +7,7 @@ warning (language spec §2.7).
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from importlib import resources
@@ -157,6 +158,9 @@ def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
             errors.append(src.diag("error", "unsupported", UNSUPPORTED_WORDS[text], span))
         else:
             hint = f" (names are uppercase: {text.upper()})" if len(text) > 1 else ""
+            close = difflib.get_close_matches(text, sorted(KEYWORDS | EXTENSION_KEYWORDS), n=1, cutoff=0.8)
+            if close:
+                hint = f" (did you mean `{close[0]}`?)"
             errors.append(src.diag("error", "lexical", f"unknown keyword `{text}`{hint}", span))
         return Atom("KEYWORD", text, span)
     body = text[1:] if text.startswith("'") else text
@@ -203,11 +207,36 @@ def _blank_prefix(text: str, pos: int) -> str:
     return re.sub(r"[^\n]", " ", text[:pos]) + text[pos:]
 
 
+_GLUED = re.compile(r"('[A-Z]+)([a-z]+)\Z")
+
+
+def _unglue(toks: list[Token], src: SourceFile, warnings: list[Diagnostic]) -> list[Token]:
+    """A variable glued to a keyword, as in ('OPvloc LOC), read as CardStock's lexer reads it: two
+    tokens ('OP and vloc), with a warning that shows the space to add."""
+    out: list[Token] = []
+    for tok in toks:
+        m = _GLUED.match(str(tok)) if tok.type == "WORD" else None
+        if m is None or not (m[2] in KEYWORDS or m[2] in EXTENSION_KEYWORDS):
+            out.append(tok)
+            continue
+        var, word = m[1], m[2]
+        assert tok.start_pos is not None and tok.line is not None and tok.column is not None
+        cut = len(var)
+        out.append(Token("WORD", var, tok.start_pos, tok.line, tok.column, tok.line, tok.column + cut,
+                         tok.start_pos + cut))
+        out.append(Token("WORD", word, tok.start_pos + cut, tok.line, tok.column + cut, tok.end_line,
+                         tok.end_column, tok.end_pos))
+        warnings.append(src.diag("warning", "glued", f"`{tok}` is read as two words, {var} {word}: write a space "
+                                 f"between them ({var} {word})", _at(src, tok)))
+    return out
+
+
 def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
     """Parse the file into top-level S-expressions; returns (forms, warnings)."""
     toks = tokenize(src)
     warnings: list[Diagnostic] = []
     errors: list[Diagnostic] = []
+    toks = _unglue(toks, src, warnings)
     # Balance check on the token stream, so that a missing `)` is reported at
     # the `(` it leaves open and a stray `)` at the `)` itself.
     stack: list[Token] = []
@@ -244,14 +273,14 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
                 break
     if stack:
         open_tok = stack[-1]
-        errors.append(
-            src.diag(
-                "error",
-                "syntax",
-                "this `(` is never closed" + (f" ({len(stack)} `(` left open in all)" if len(stack) > 1 else ""),
-                _at(src, open_tok),
-            )
-        )
+        guess = likeliest_unclosed(toks) if len(stack) == 1 else None
+        if guess is None or toks[guess] is open_tok:
+            message = "this `(` is never closed" + (f" ({len(stack)} `(` left open in all)" if len(stack) > 1 else "")
+        else:
+            open_tok = toks[guess]
+            message = ("a `)` is missing in this form: judging by indentation and the size of forms, this "
+                       "`(` is the one never closed (counting alone would blame the outermost form)")
+        errors.append(src.diag("error", "syntax", message, _at(src, open_tok)))
     if errors:
         raise LoadError(errors, warnings)
     if cut is not None:
@@ -285,3 +314,144 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 
     forms = [convert(c) for c in tree.children]
     return forms, errors
+
+
+# -- Where a missing `)` belongs ----------------------------------------------------------------
+# When one `)` is missing, counting alone blames the outermost form, usually (game …) itself.  Two
+# clues point nearer the cause: a form of fixed size that now holds too many items swallowed its
+# next sibling, and a line indented like an earlier line of the same block but one level deeper
+# follows the place where the `)` was left out.
+
+# The most items (head included) a form of fixed shape holds, by its head word.
+_FIXED_SIZE = {
+    "cardatt": 3, "top": 3, "bottom": 3, "size": 2, "shuffle": 2, "not": 2, "owner": 2, "turn": 2,
+    "==": 3, "!=": 3, "<": 3, ">": 3, "<=": 3, ">=": 3, "//": 3, "mod": 3,
+    "move": 3, "remember": 3, "set": 3, "inc": 3, "dec": 3, "cycle": 3, "repeat": 3, "filter": 4,
+    "end": 2, "do": 2,
+}
+_PLAYER_WORDS = frozenset({"current", "next", "previous"})
+_LOCATION_KINDS = frozenset({"iloc", "vloc", "hloc", "mem", "sto", "str", "points"})
+
+
+def _fixed_size(items: list[tuple[str, int]]) -> int | None:
+    """The most items a form holds from its first two (text, token index) items, or None if not fixed."""
+    if not items:
+        return None
+    head = items[0][0]
+    second = items[1][0] if len(items) > 1 else None
+    if head in _FIXED_SIZE:
+        return _FIXED_SIZE[head]
+    if head in _PLAYER_WORDS and second == "player":
+        return 2
+    if second in _LOCATION_KINDS:
+        return 4
+    if head.isupper() and second == ":":
+        return 3
+    return None
+
+
+def _least_size(items: list[tuple[str, int]], size: int) -> int:
+    """The fewest items a fixed-size form holds: (top pile) and (inc cell) may drop one."""
+    return size - 1 if items[0][0] in ("top", "bottom", "inc", "dec") or items[0][0] in _PLAYER_WORDS or \
+        (len(items) > 1 and items[1][0] in _LOCATION_KINDS) else size
+
+
+def _innermost_closed_by_run(toks: list[Token], start: int, end: int, floor: int) -> int | None:
+    """The `(` matched by the first `)` of the run of `)` ending just before token `end`, if any."""
+    r = end
+    while r > max(start, floor + 1) and toks[r - 1].type == "RPAR":
+        r -= 1
+    if r == end:
+        return None
+    depth = 1
+    for m in range(r - 1, floor, -1):
+        if toks[m].type == "RPAR":
+            depth += 1
+        elif toks[m].type == "LPAR":
+            depth -= 1
+            if depth == 0:
+                return m
+    return None
+
+
+def _first_overflow(toks: list[Token]) -> int | None:
+    """Index of a `(` blamed for the first fixed-size form that holds too many items."""
+    stack: list[tuple[int, list[tuple[str, int]]]] = []
+    for i, t in enumerate(toks):
+        if t.type == "LPAR":
+            if stack:
+                stack[-1][1].append(("(", i))
+            stack.append((i, []))
+        elif t.type == "RPAR":
+            if not stack:
+                return None
+            o, items = stack.pop()
+            size = _fixed_size(items)
+            if (size is not None and items[0][0] in ("top", "bottom") and len(items) > 1 and items[1][0] == "("
+                    and items[1][1] + 2 < len(toks) and str(toks[items[1][1] + 2]) in _LOCATION_KINDS):
+                size = 2  # (top <pile>): a pile first leaves no room for a count
+            if size is not None and len(items) > size:
+                extra = items[size][1]
+                inner = _innermost_closed_by_run(toks, o + 1, extra, o)
+                return o if inner is None else inner
+            if size is not None and len(items) < _least_size(items, size) and len(items) > 1 and items[-1][0] == "(":
+                return items[-1][1]  # its last item swallowed the ones after it
+        elif stack:
+            stack[-1][1].append((str(t), i))
+    return None
+
+
+def _by_indentation(toks: list[Token]) -> int | None:
+    """Index of the `(` blamed by indentation: the line after which one `)` fits the layout best."""
+    starts: list[tuple[int, int, int]] = []  # (token index, depth, column) of each line's first token
+    depth = 0
+    line = None
+    for i, t in enumerate(toks):
+        if t.line != line:
+            assert t.column is not None
+            starts.append((i, depth, t.column))
+            line = t.line
+        depth += 1 if t.type == "LPAR" else -1 if t.type == "RPAR" else 0
+    n = len(starts)
+    if n < 2:
+        return None
+    # Consecutive lines of one block that start in the same column should be equally deep; a `)`
+    # added at the end of line k makes every later line one level shallower.  cost(k) counts the
+    # pairs that still disagree; diff accumulates how each k changes the count.
+    diff = [0] * (n + 1)
+    last_at: dict[int, int] = {}
+    for j, (_, d, c) in enumerate(starts):
+        prev = last_at.get(c)
+        for col in [col for col in last_at if col > c]:
+            del last_at[col]
+        last_at[c] = j
+        if prev is not None:
+            delta = d - starts[prev][1]
+            change = int(delta != 1) - int(delta != 0)
+            diff[prev] += change
+            diff[j] -= change
+    best_k, best, run = 0, None, 0
+    for k in range(n - 1):
+        run += diff[k]
+        if best is None or run <= best:
+            best, best_k = run, k
+    first, end = starts[best_k][0], starts[best_k + 1][0]
+    inner = _innermost_closed_by_run(toks, first, end, -1)
+    if inner is not None:
+        return inner
+    opened: list[int] = []
+    for i in range(end):
+        if toks[i].type == "LPAR":
+            opened.append(i)
+        elif toks[i].type == "RPAR" and opened:
+            opened.pop()
+    return opened[-1] if opened else None
+
+
+def likeliest_unclosed(toks: list[Token]) -> int | None:
+    """Index of the `(` most likely missing its `)` in a token stream one `)` short, or None."""
+    over = _first_overflow(toks)
+    indent = _by_indentation(toks)
+    if over is None or indent is None:
+        return indent if over is None else over
+    return over if toks[over].line <= toks[indent].line else indent  # type: ignore[operator]

@@ -228,3 +228,22 @@ def test_version_everywhere(capsys):
 
 def test_the_package_is_typed():
     assert (Path(recycle.__file__).parent / "py.typed").is_file()
+
+
+def test_shipped_game_name_is_accepted(capsys, tmp_path, monkeypatch):
+    from recycle.lang import library
+
+    monkeypatch.chdir(tmp_path)  # no file of that name here: the name means the shipped game
+    name, path = next(iter(library.shipped().items()))
+    code, out, err = run(capsys, "check", name)
+    assert code == 0, out + err
+    assert out.startswith(f"{path}: ok"), out
+
+
+def test_strict_makes_warnings_errors(capsys, tmp_path):
+    path = tmp_path / "w.gdl"
+    path.write_text(WARN, "utf-8")  # loads with one warning (a stray `)`)
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and "1 warning" in out
+    code, out, _ = run(capsys, "check", "--strict", str(path))
+    assert code == 1 and "error[trailing-paren]" in out, out

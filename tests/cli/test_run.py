@@ -33,11 +33,11 @@ SUMMARY_KEYS = {"game", "players", "games", "completed", "limit_reached", "error
                 "wins_by_seat", "mean_scores", "elapsed_s", "games_per_s", "decisions_per_s"}
 
 
-def run_json(capsys, *argv) -> dict:
-    """`recycle run ... --json` -> the printed object (exit 0 required)."""
+def run_json(capsys, *argv, code: int = 0) -> dict:
+    """`recycle run ... --json` -> the printed object (exit `code` required: 1 when games end in errors)."""
     rc = main(["run", *argv, "--json"])
     out, err = capsys.readouterr()
-    assert rc == 0, err
+    assert rc == code, err
     assert "Traceback" not in err
     return json.loads(out)
 
@@ -194,7 +194,7 @@ def test_load_error_exits_1_with_position(capsys):
 
 def test_runtime_errors_are_counted_and_the_batch_goes_on(capsys, tmp_path):
     seed = 3
-    s = run_json(capsys, RISKY, "-n", "20", "--seed", str(seed), "--out", str(tmp_path))
+    s = run_json(capsys, RISKY, "-n", "20", "--seed", str(seed), "--out", str(tmp_path), code=1)
     assert s["errors"] > 0 and s["completed"] > 0
     assert s["errors"] + s["completed"] == 20 and s["limit_reached"] == 0
     assert s["first_errors"], s
@@ -213,7 +213,10 @@ def test_runtime_errors_are_counted_and_the_batch_goes_on(capsys, tmp_path):
 def test_runtime_errors_in_the_table_keep_class_and_seed(capsys):
     rc = main(["run", RISKY, "-n", "10", "--seed", "3"])
     out, err = capsys.readouterr()
-    assert rc == 0, err
+    assert rc == 1, err  # games that end in errors fail the run, and stderr says how many
+    counts = re.search(r"(\d+) / (\d+) / (\d+)", out)
+    assert counts and int(counts.group(3)) > 0, out
+    assert f"error: {counts.group(3)} of 10 games ended in a run-time error" in err, err
     assert "error[no-card]" in out  # not eaten as rich markup
     m = re.search(r"error in run (\d+) \(game seed (\d+)\)", out)
     assert m and int(m.group(2)) == derive(3, "game", int(m.group(1)))

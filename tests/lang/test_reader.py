@@ -551,3 +551,11 @@ def test_any_sexpression_reads_back_with_true_positions(forms, separators):
     assert warnings == []
     assert [plain(f) for f in got] == list(forms)
     check_positions(got, src)
+
+
+def test_variable_glued_to_keyword_reads_as_two_words():
+    (game,), (w,) = read_sexprs(SourceFile("(game ('OPvloc LOC))", "g.gdl"))
+    loc = game[1]
+    assert [(a.kind, a.text) for a in loc.items] == [("VAR", "'OP"), ("KEYWORD", "vloc"), ("NAME", "LOC")]
+    assert (loc[0].span.column, loc[1].span.column) == (8, 11)
+    assert w.cls == "glued" and "('OP vloc)" in w.message

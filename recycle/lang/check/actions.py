@@ -32,17 +32,36 @@ def award(b: Builder, aw, scope):
     aw = b.need_list(aw, "an award (<condition>+ <int>)", aw)
     if len(aw) < 2:
         b.fail("syntax", f"an award is (<condition>+ <int>), found {to_text(aw)}", aw)
+    # Every condition and the points are checked, so that all the mistakes of an award are reported.
     conds = []
+    failed = False
     for c in aw.items[:-1]:
-        c = b.need_list(c, "a condition (KEY : VALUE)", aw)
-        if (len(c) == 2 and isinstance(c[1], SList)
-                and not any(isinstance(x, Atom) and x.kind == "COLON" for x in c.items)):
-            b.fail("unsupported", f"{to_text(c)} is CardStockXam award syntax; write ({to_text(c[0])} : VALUE)", c)
-        if len(c) != 3 or not (isinstance(c[1], Atom) and c[1].kind == "COLON"):
-            b.fail("syntax", f"a condition is (KEY : VALUE), found {to_text(c)}", c)
-        conds.append(A.Condition(b.expect(c[0], scope, T.STR), b.expect(c[2], scope, T.STR), span=c.span))
-    pts = b.expect(aw.items[-1], scope, T.INT)
+        try:
+            conds.append(_condition(b, c, aw, scope))
+        except Fail:
+            failed = True
+    try:
+        pts = b.expect(aw.items[-1], scope, T.INT)
+    except Fail:
+        failed = True
+    if failed:
+        raise Fail()
     return A.Award(tuple(conds), pts, span=aw.span)
+
+
+def _condition(b: Builder, c, aw, scope):
+    c = b.need_list(c, "a condition (KEY : VALUE)", aw)
+    if (len(c) == 2 and isinstance(c[1], SList)
+            and not any(isinstance(x, Atom) and x.kind == "COLON" for x in c.items)):
+        b.fail("unsupported", f"{to_text(c)} is CardStockXam award syntax; write ({to_text(c[0])} : VALUE)", c)
+    if len(c) != 3 or not (isinstance(c[1], Atom) and c[1].kind == "COLON"):
+        b.fail("syntax", f"a condition is (KEY : VALUE), found {to_text(c)}", c)
+    try:
+        key = b.expect(c[0], scope, T.STR)
+    except Fail:
+        b.expect(c[2], scope, T.STR)  # the value's own mistake too, then give up on this condition
+        raise
+    return A.Condition(key, b.expect(c[2], scope, T.STR), span=c.span)
 
 
 def _dest_pile(node):

@@ -9,6 +9,7 @@ compatible with everything, so one mistake does not cascade into a dozen.
 """
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from typing import NoReturn, TypeGuard
 
@@ -182,7 +183,10 @@ class Builder:
         if k == "VAR":
             b = scope.get(a.value)
             if b is None:
-                self.fail("scope", f"variable {a.text} is not bound here (no enclosing binder or declare)", a)
+                by_upper = {str(n).upper(): n for n in scope}
+                close = difflib.get_close_matches(a.value.upper(), list(by_upper), n=1)
+                hint = f" (did you mean '{by_upper[close[0]]}?)" if close else ""
+                self.fail("scope", f"variable {a.text} is not bound here (no enclosing binder or declare){hint}", a)
             return A.Var(a.value, b.type, span=a.span), b.type
         if k == "TEXT":
             self.fail("syntax", f"quoted text such as {a.text} names only the base game of (extends \"…\"): "

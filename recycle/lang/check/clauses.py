@@ -152,8 +152,10 @@ def _item(b: Builder, sx, scope):
 
 
 def _suggest(b: Builder, name: str) -> str:
-    close = difflib.get_close_matches(name, list(b.definitions), n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+    # Case-insensitive: `Curent` and `CURENT` both find CURRENT.
+    by_upper = {d.upper(): d for d in b.definitions}
+    close = difflib.get_close_matches(name.upper(), list(by_upper), n=1)
+    return f" (did you mean {by_upper[close[0]]}?)" if close else ""
 
 
 def atomic(b: Builder, sx: SList, scope, in_choice: bool, item: bool):

@@ -230,16 +230,7 @@ def s_either(cx: Compiler, n: A.Either, sc):
     alts = tuple(cx.sim(c, sc) for c in n.clauses)
 
     def either(st, env, k):
-        log = st.log
-        mark = len(log)
-        for alt in alts:
-            try:  # noqa: SIM105 - as in _walk_clauses
-                alt(st, env, k)
-            except _Reject:
-                pass
-            while len(log) > mark:
-                op = log.pop()
-                UNDO[op[0]](st, op)
+        _walk_clauses(alts, st, env, k, len(st.log))  # as a choice's clauses, but at this point of the path
     return either
 
 

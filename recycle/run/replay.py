@@ -22,11 +22,14 @@ MAX_GAME_BYTES = 16 * 1024 * 1024
 class _ReplayScript:
     """The recorded decisions of a transcript, checked one by one as the replay reaches them (§5.3 step 3)."""
 
-    def __init__(self, decisions: list, linenos: list, end_line: int):
+    def __init__(self, decisions: list, linenos: list, end_line: int, observe=None):
         self.decisions, self.linenos, self.end_line = decisions, linenos, end_line
         self.pos = 0
+        self.observe = observe
 
     def next(self, prog, st) -> int:
+        if self.observe is not None:
+            self.observe(prog, st)  # the state as the decision is offered, before the recorded choice
         seat, n = prog.chooser(st), len(prog.options(st))
         if self.pos >= len(self.decisions):
             raise ReplayMismatch(self.end_line, f"the game to end after {len(self.decisions)} decisions",
@@ -167,7 +170,8 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list) ->
     return sess
 
 
-def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print) -> tuple[list[dict], list[str]]:
+def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print,
+           observe=None) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
 
     The game is `game_path`, else the header's file inside the transcript's folder, else the shipped
@@ -176,6 +180,8 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     (unless force), and ReplayMismatch when the replay diverges from the recorded decisions or end.
     Line numbers in errors are those of the transcript file (1-based); files are named by their
     names only, so messages do not depend on the folder the replay runs from.
+    `observe(prog, state)`, when given, is called at every decision before its recorded choice is
+    taken; the state is the live one (clone it to keep it), the same object up to the game's end.
     """
     warnings: list[str] = []
     with TranscriptFile(path) as tf:
@@ -196,7 +202,7 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     dec_idx = [k for k, ev in enumerate(lines) if ev.get("type") == "decision"]
     end_idx = next((k for k, ev in enumerate(lines) if ev.get("type") == "end"), None)
     end_line = linenos[end_idx] if end_idx is not None else linenos[-1] + 1
-    script = _ReplayScript([lines[k] for k in dec_idx], [linenos[k] for k in dec_idx], end_line)
+    script = _ReplayScript([lines[k] for k in dec_idx], [linenos[k] for k in dec_idx], end_line, observe)
     players = [_SeatScript(script, code) for code in lineup]
     batch = head.get("batch") or {}
     if isinstance(params.get("max_options"), int) and params["max_options"] > 0:

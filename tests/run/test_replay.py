@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from recycle.cli import main
+from recycle.engine.state import DONE
 from recycle.errors import UsageError
 from recycle.run.replay import ReplayMismatch, replay
 from recycle.run.session import GameSession
@@ -348,3 +349,18 @@ def test_corpus_game_replays_exactly(corpus_file, tmp_path):
     regenerated, warnings = replay(path, corpus_file)
     assert warnings == []
     assert [dumps(ev) for ev in regenerated] == rec.transcript
+
+
+def test_replay_observes_every_decision_before_its_choice(rummy_run):
+    """`observe` sees each decision's state as offered (seat, options), in order, and the live state ends the game."""
+    path = sorted((rummy_run / "decisions" / "transcripts").iterdir())[0]
+    seen, states = [], []
+
+    def observe(prog, st):
+        seen.append((prog.chooser(st), len(prog.options(st)), st.decisions))
+        states.append(st)
+
+    replay(path, observe=observe)
+    want = [(ev["seat"], ev["options"], ev["n"] - 1) for ev in jsonl(path) if ev["type"] == "decision"]
+    assert seen == want and len(seen) > 50
+    assert all(s is states[0] for s in states) and states[0].status == DONE and states[0].decisions == len(want)

@@ -17,7 +17,21 @@ from .errors import GameRuntimeError, LoadError, RecycleError, UsageError
 from .players.random_player import RandomPlayer
 from .version import __version__
 
+# The notebook API (recycle.visualize.notebook) needs matplotlib and graphviz, which playing does not:
+# its names are imported on first use.
+_NOTEBOOK = ("Batch", "flow_diagram", "run_batch", "view")
+
+
+def __getattr__(name: str):
+    if name in _NOTEBOOK:
+        from .visualize import notebook
+
+        return getattr(notebook, name)
+    raise AttributeError(f"module 'recycle' has no attribute {name!r}")
+
+
 __all__ = [
-    "Action", "Game", "GameResult", "GameRuntimeError", "GameState", "LoadError", "Option", "Player", "RandomPlayer",
-    "RecycleError", "UsageError", "__version__", "load", "shipped_games",
+    "Action", "Batch", "Game", "GameResult", "GameRuntimeError", "GameState", "LoadError", "Option", "Player",
+    "RandomPlayer", "RecycleError", "UsageError", "__version__", "flow_diagram", "load", "run_batch", "shipped_games",
+    "view",
 ]

@@ -31,6 +31,8 @@ MAX_CLASS_LINES = 300
 DEFERRED_IMPORTS: dict[str, str] = {
     "recycle.cli.lsp": "the server needs pygls, an optional extra: imported when `recycle lsp` runs, so that "
                        "every other command works without it and this one can name the extra",
+    "recycle": "the package root re-exports the notebook API (recycle.visualize.notebook) on first use: it needs "
+               "matplotlib and graphviz, and `import recycle` to play a game should not load them",
 }
 
 

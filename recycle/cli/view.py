@@ -7,6 +7,7 @@ import webbrowser
 from pathlib import Path
 
 from ..errors import UsageError
+from ..visualize.viewer import write_viewer
 
 
 def register(sub) -> None:
@@ -45,8 +46,6 @@ def _seats(names: list[str] | None) -> list[int] | None:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    from ..visualize.viewer import write_viewer  # matplotlib-free, but keep `recycle --help` light
-
     seats = _seats(args.seat)
     kw = {"seats": seats, "omniscient": seats is None}
     path, notes = write_viewer(args.source, args.out, game_path=args.game, force=args.force, **kw)

@@ -43,7 +43,8 @@ MAX_OPTIONS_SHOWN = 40  # options listed at one decision (the one taken is alway
 MAX_OPTION_TEXT = 600  # characters of one option's text
 TEMPLATE = Path(__file__).with_name("viewer_template.html")
 
-__all__ = ["MAX_FRAMES", "MAX_GAMES", "MAX_OPTIONS_SHOWN", "ViewerPage", "game_data", "page_data", "render_html",
+__all__ = ["MAX_FRAMES", "MAX_GAMES", "MAX_OPTIONS_SHOWN", "ViewerPage", "expand_piles", "game_data", "page_data",
+           "render_html",
            "transcripts_in", "viewer_page", "write_viewer"]
 
 
@@ -69,6 +70,7 @@ class _View:
         self.decks: list[str] = []
         self.deck_ids: dict[str, int] = {}
         self.frames: list[dict] = []
+        self.last: dict = {}  # the piles of the previous state: a frame holds what changed since
 
     def face(self, text: str) -> int:
         i = self.face_ids.get(text)
@@ -87,6 +89,31 @@ class _View:
 
     def data(self) -> dict:
         return {"faces": self.faces, "decks": self.decks, "frames": self.frames}
+
+
+def _changed(view: _View, piles: list) -> list:
+    """The piles of a state that differ from the view's previous state ([fam, index, []] for one emptied):
+    a page stores the first state whole and then only what changed (expand_piles undoes it)."""
+    now = {(f, i): codes for f, i, codes in piles}
+    before, view.last = view.last, now
+    out = [[f, i, codes] for (f, i), codes in now.items() if before.get((f, i)) != codes]
+    out.extend([f, i, []] for (f, i) in before if (f, i) not in now)
+    return out
+
+
+def expand_piles(view: dict) -> list[dict]:
+    """Per state of a view's data, {(family, index): [card codes]} of its non-empty piles (the page's own reading)."""
+    out: list[dict] = []
+    now: dict[tuple[int, int], list[int]] = {}
+    for frame in view["frames"]:
+        now = dict(now)
+        for f, i, codes in frame["piles"]:
+            if codes:
+                now[(f, i)] = codes
+            else:
+                now.pop((f, i), None)
+        out.append(now)
+    return out
 
 
 def _families(prog: Program) -> tuple[list[dict], dict, list[dict]]:
@@ -197,28 +224,32 @@ def game_data(path: str | Path, game_path: str | Path | None = None, *, max_fram
         views["all"] = _View()
     for s in seat_list:
         views[f"p{s + 1}"] = _View()
+    storage: list[list[int]] = []
+    cell_ids: dict[tuple, int] = {}
     for k, st in enumerate(states):
         is_final = st is final
         chooser = None if is_final else prog.chooser(st)
         chosen = -1 if is_final else choices[k]
         n_opts = 0 if is_final else len(prog.options(st))
-        storage = _storage(prog, st)
+        # storage is seen by every seat (§17.1): one list per state for all views, of entries of one table
+        storage.append([cell_ids.setdefault(tuple(cv), len(cell_ids)) for cv in _storage(prog, st)])
         for name, view in views.items():
             seat = None if name == "all" else int(name[1:]) - 1
-            frame: dict = {"piles": _frame_piles(prog, st, fam_index, view, seat), "storage": storage,
+            frame: dict = {"piles": _changed(view, _frame_piles(prog, st, fam_index, view, seat)),
                            "chooser": chooser, "options": n_opts, "chosen": chosen, "decisions": st.decisions}
             if not is_final:
                 frame["shown"] = _options(prog, st, chosen, seat, seat is None or seat == chooser)
             if seat is None:
                 frame["scores"] = _score_now(prog, st)
             views[name].frames.append(frame)
-    used = {pile[0] for v in views.values() for f in v.frames for pile in f["piles"]}
+    used = {pile[0] for v in views.values() for f in v.frames for pile in f["piles"] if pile[2]}
     for i, fam in enumerate(fams):  # a location that never holds a card in this game is not drawn
         fam["used"] = i in used or fam["board"] is not None
     data = {"name": path.name, "game": head.get("game"), "players": n, "seed": str(head.get("seed")),
             "lineup": head.get("lineup"), "direction": prog.direction, "families": fams, "boards": boards,
             "end": end if end is not None and states[-1] is final else None, "decisions": total[0],
-            "notes": notes, "views": {name: v.data() for name, v in views.items()}}
+            "notes": notes, "storage": storage, "cells": [list(cv) for cv in cell_ids],
+            "views": {name: v.data() for name, v in views.items()}}
     return data, notes
 
 

@@ -239,6 +239,11 @@ def game_data(path: str | Path, game_path: str | Path | None = None, *, max_fram
                            "chooser": chooser, "options": n_opts, "chosen": chosen, "decisions": st.decisions}
             if not is_final:
                 frame["shown"] = _options(prog, st, chosen, seat, seat is None or seat == chooser)
+                if seat is not None and seat != chooser:
+                    # how many options another seat had, and the index of its choice, may depend on
+                    # cards this seat cannot see: only what the option taken did, as this seat sees it
+                    frame["options"] = frame["chosen"] = None
+                    frame["shown"] = [[None, text] for _, text in frame["shown"]]
             if seat is None:
                 frame["scores"] = _score_now(prog, st)
             views[name].frames.append(frame)

@@ -112,11 +112,15 @@ def test_seat_data_holds_only_what_the_engine_lets_that_seat_see(golden, no_brow
     stock = next(i for i, f in enumerate(game["families"]) if f["owner"] == "table" and f["name"] == "STOCK")
     assert len(first[(stock, 0)]) > 20 and all(c < 0 for c in first[(stock, 0)])
     # the options of the other seat's decisions: only the one taken, as p2 may see it
+    choices = [json.loads(line)["choice"] for line in GOLDEN.read_text("utf-8").splitlines() if '"decision"' in line]
     for st, frame in zip(states[:-1], view["frames"], strict=False):
-        if frame["chooser"] == 0:
-            assert [i for i, _ in frame["shown"]] == [frame["chosen"]]
-            assert frame["shown"][0][1] == "; ".join(
-                a.text for a in viewer.actions(prog, st, prog.options(st)[frame["chosen"]], 1))
+        if frame["chooser"] == 0:  # not how many options p1 had, nor which index it took
+            assert frame["options"] is None and frame["chosen"] is None and len(frame["shown"]) == 1
+            taken = prog.options(st)[choices.pop(0)]
+            assert frame["shown"] == [[None, "; ".join(a.text for a in viewer.actions(prog, st, taken, 1))]]
+        else:
+            choices.pop(0)
+            assert frame["options"] == len(prog.options(st)) and len(frame["shown"]) == min(frame["options"], 40)
 
 
 def test_everything_from_files_is_escaped(golden, tmp_path, no_browser):

@@ -211,3 +211,35 @@ def test_board_and_hex_board_are_drawn_as_boards(transcripts, browser, capsys, t
     finally:
         page.close()
     assert errors == [] and errors2 == []
+
+
+def test_folder_page_game_picker_slider_and_keys(transcripts, browser, capsys, tmp_path):
+    folder = tmp_path / "two"
+    folder.mkdir()
+    shutil.copy(transcripts["rummy_squared"], folder / "a.jsonl")
+    shutil.copy(REPO / "tests" / "golden" / "block_rummy-seed-2024.jsonl", folder / "b.jsonl")
+    assert main(["view", str(folder), "--no-open"]) == 0
+    capsys.readouterr()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto((folder / "viewer.html").resolve().as_uri())
+        assert page.eval_on_selector_all("#game option", "os => os.map(o => o.textContent)") == [
+            "a.jsonl (rummy_squared)", "b.jsonl (block_rummy)"]
+        assert "rummy_squared" in page.text_content("#title")
+        page.select_option("#game", "1")
+        assert "block_rummy" in page.text_content("#title") and page.evaluate(READ_PAGE)["step"] == 0
+        # the slider jumps; End and Home go to the ends; the last state says the game is over
+        page.eval_on_selector("#step", "e => { e.value = '40'; e.dispatchEvent(new Event('input')); }")
+        assert page.evaluate(READ_PAGE)["step"] == 40
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("End")
+        n = sum(1 for line in (folder / "b.jsonl").read_text("utf-8").splitlines() if '"type":"decision"' in line)
+        assert page.evaluate(READ_PAGE)["step"] == n and "Game over (normal)" in page.text_content("#decision")
+        page.keyboard.press("Home")
+        assert page.evaluate(READ_PAGE)["step"] == 0
+        assert errors == []
+    finally:
+        page.close()

@@ -138,13 +138,12 @@ def test_everything_from_files_is_escaped(golden, tmp_path, no_browser):
     assert not set("<>&\u2028") & set(encoded) and json.loads(encoded) == tricky
 
 
-def test_folder_page_has_a_game_picker_and_reports_its_limits(runs, capsys, no_browser, monkeypatch):
+def test_folder_page_has_a_game_picker_and_reports_its_limits(runs, capsys, no_browser):
     assert main(["view", str(runs), "--no-open"]) == 0
     data = page_json(runs / "viewer.html")
     assert [g["name"] for g in data["games"]] == ["run-0000.jsonl", "run-0001.jsonl", "run-0002.jsonl"]
     assert data["notes"] == []
     # a page holds at most MAX_GAMES games and MAX_FRAMES states: past them it says so (and the command too)
-    monkeypatch.setattr(viewer, "MAX_GAMES", 2)
     small = viewer.page_data(viewer.transcripts_in(runs), max_games=2)
     assert len(small["games"]) == 2 and "only the first 2 of 3 transcripts" in small["notes"][0]
     cut = viewer.page_data(viewer.transcripts_in(runs), max_frames=30)

@@ -169,3 +169,14 @@ def test_viewer_page_shows_inline_in_a_notebook(golden):
     page = viewer.viewer_page(golden)
     shown = page._repr_html_()
     assert shown.startswith("<iframe srcdoc=") and "&lt;script" in shown and "<script" not in shown
+
+
+def test_bad_seat_and_missing_transcripts_are_one_message(golden, tmp_path, capsys, no_browser):
+    assert main(["view", str(golden), "--seat", "north", "--no-open"]) == 2
+    assert "write a seat as p1, p2" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["view", str(empty), "--no-open"]) == 2
+    err = capsys.readouterr().err
+    assert "no transcripts" in err and "Traceback" not in err
+    assert not (empty / "viewer.html").exists()

@@ -12,18 +12,18 @@ hidden card` when the seat may not see it).
 **Card moves.**  A move of one card is numbered exactly: `atom = (card × P + source) × P +
 destination`, where `card` is the card kind's rank among the game's `K` card kinds (sorted
 texts; two more ranks stand for the hidden top and bottom card of a pile) and `source`,
-`destination` are ranks among the game's `P` piles (sorted by key): `A = (K + 2) × P²` atoms.
+`destination` are ranks among the game's `P` declared piles (`declared_piles`: those compiling
+the game makes, sorted by key): `A = (K + 2) × P²` atoms.
 
 **Regions.**  The ids of a game lie in `range(num_distinct_actions)`, in three regions:
 
 * **single moves** `[0, A)`: an option that is one card move gets its atom;
 * **compound moves** `[A, A + A × C)`: an option of several actions of which one to four are
-  card moves, all between declared piles and not a meld (a capture and the move that makes
-  it, a double capture, a draw and what it records), gets
+  card moves, all between declared piles and not a meld (three or more cards to one pile):
+  a capture and the move that makes it, a double capture, a draw and what it records.  It gets
   `A + atom × C + blake2b(key) mod C`, where `atom` is its **last** card move (the one that
-  says where the option ends: the card dropped on a square, the card taken), when that move is
-  between declared piles.  Two such options
-  share a home id only if they end with the same card move *and* their other actions hash alike;
+  says where the option ends: the card dropped on a square, the card taken).  Two such options
+  share a home id only if they end with the same card move *and* their keys hash alike mod C;
 * **hashed** `[A + A × C, D)`: any other option (a pass, a set, a meld of three or more cards,
   a card move the game does not declare …) gets its offset `blake2b(key) mod H` in the region.
   Melds are subsets of a hand: no small table numbers them all exactly.

@@ -25,14 +25,15 @@ provisional scores).
 stream seeded by the last seed given (or by the operating system if none was).
 
 **Parallel API.**  `parallel_env(game=…)` is the same game as a PettingZoo `ParallelEnv`.  A
-game of the language is turn-based: every decision has one chooser (§7: no form lets seats
-choose at once), so it cannot be made parallel by `aec_to_parallel`, which needs every agent to
+game of the language is turn-based: every decision has one chooser (language §4.8: no form lets
+seats choose at once), so it cannot be made parallel by `aec_to_parallel`, which needs every agent to
 act once per cycle.  The parallel form follows PettingZoo's own convention for turn-based games
 (`turn_based_aec_to_parallel`): every live agent gets an observation and sends an action each
 step; the agent to move has the legal ids in its mask, the others have a single legal action,
-the **no-op** id `num_distinct_actions` (one past the stable ids), and their actions are
-ignored; every agent's info names the `active_agent`.  Rewards, terminations, truncations and
-seeding are the AEC environment's; when the game ends every agent leaves at once.
+the **no-op** id `num_distinct_actions` (one past the stable ids), which they send or leave
+out (any other action of theirs is an error); every agent's info names the `active_agent`.
+Rewards, terminations, truncations and seeding are the AEC environment's; when the game ends
+every agent leaves at once.
 """
 from __future__ import annotations
 

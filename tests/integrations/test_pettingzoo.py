@@ -22,8 +22,8 @@ from support import CORPUS_MISSING, corpus_id, corpus_sample
 
 SHIPPED = sorted(recycle.shipped_games())
 SAMPLE = corpus_sample(20)
-# The checks step through many observations: a 2**14 table keeps each action mask small (the ids are
-# made as with the default table; only the hashed region is smaller).
+# The AEC checks step through many observations: a 2**14 table keeps each action mask small (exact single
+# moves, compound ones hashed). The parallel checks use the tables fitted to each game (the default).
 BITS = 14
 CYCLES = 8
 

@@ -40,11 +40,12 @@ both the compound and the hashed regions.
 order and one whose home id is already taken moves to the next free id of the hashed region
 (wrapping round).  That option's id then differs from its id in other states, so such a clash
 is **detected**: `ActionCodec.clashes` counts the decisions that had one, and `on_clash` says
-what else happens: `"warn"` (the default) warns once per game with an `ActionIdClashWarning`
-naming `action_bits`, `"raise"` raises `ActionIdClash` (use it where every id must be stable),
-`"ignore"` only counts.  A larger `action_bits` makes clashes rarer.  Two options with the same
-key (the same move twice, as two identical cards in one hand) are one move to a learner: the
-second and later get the ids of the key extended with `#2`, `#3` … (not a clash).
+what else happens: `"warn"` (the default) warns once per codec (one per environment or OpenSpiel
+game) with an `ActionIdClashWarning` naming `action_bits`, `"raise"` raises `ActionIdClash` (use
+it where every id must be stable), `"ignore"` only counts.  A larger `action_bits` makes clashes
+rarer.  Two options with the same key (the same move twice, as two identical cards in one hand)
+are one move to a learner: the second and later get the ids of the key extended with `#2`,
+`#3` … (not a clash).
 """
 from __future__ import annotations
 
@@ -246,7 +247,7 @@ class ActionCodec:
                f"decision; action_bits={bits}: a larger action_bits makes clashes rarer")
         if self.on_clash == "raise":
             raise ActionIdClash(msg)
-        warnings.warn(msg + " (warned once per game; ActionCodec.clashes counts them)", ActionIdClashWarning,
+        warnings.warn(msg + " (warned once per codec; ActionCodec.clashes counts them)", ActionIdClashWarning,
                       stacklevel=3)
 
     def legal(self, st: State) -> list[int]:

@@ -5,32 +5,53 @@ An option of the engine is a list of resolved actions (`recycle.engine.describe.
 see is named by its attribute values (`7-HEARTS`), a card it may not see by its position (`the
 top card of table hloc STOCK`), so the key never tells a seat more than it may know and two
 states of one information set have the same keys.  The key names card kinds, not physical
-cards: with two packs, discarding either seven of hearts is the same move.
+cards: with two packs, discarding either seven of hearts is the same move (a card that owns a
+storage cell, written `DECK#SERIAL` in transcripts, is named in a key by its kind, or as `a
+hidden card` when the seat may not see it).
 
-The ids of a game lie in `range(num_distinct_actions)`, `num_distinct_actions = 2 ** action_bits`
-(default 20 bits), in two regions:
+**Card moves.**  A move of one card is numbered exactly: `atom = (card × P + source) × P +
+destination`, where `card` is the card kind's rank among the game's `K` card kinds (sorted
+texts; two more ranks stand for the hidden top and bottom card of a pile) and `source`,
+`destination` are ranks among the game's `P` declared piles (`declared_piles`: those compiling
+the game makes, sorted by key): `A = (K + 2) × P²` atoms.
 
-* **single moves** `[0, S)`: an option whose only action moves one card gets the exact id
-  `(card × P + source) × P + destination`, where `card` is the card kind's rank among the game's
-  card kinds (sorted texts; two more ranks stand for the hidden top and bottom card of a pile)
-  and `source`, `destination` are ranks among the game's `P` piles (sorted by key).  `S` is
-  `(kinds + 2) × P²`; when that is more than half the table, the region is empty and every
-  option is hashed.
-* **hashed** `[S, D)`: any other option (several actions, a swap, a set, a pass …) gets
-  `S + blake2b(key) mod (D − S)`.
+**Regions.**  The ids of a game lie in `range(num_distinct_actions)`, in three regions:
 
-Collisions.  Two legal options of one state never share an id: the options are taken in key
-order and an option whose id is already taken moves to the next free id of the hashed region
-(wrapping round).  So a move's id is its home id in every state except one where another legal
-option landed on the same home id first: with the default table that happens in a few decisions
-in 10,000 of the shipped games (tests/integrations/test_actions.py measures it); a larger
-`action_bits` makes it rarer.  Two options with the same key (the same move twice, as two
-identical cards in one hand) are one move to a learner: the second and later get the ids of the
-key extended with `#2`, `#3` ….
+* **single moves** `[0, A)`: an option that is one card move gets its atom;
+* **compound moves** `[A, A + A × C)`: an option of several actions of which one to four are
+  card moves, all between declared piles and not a meld (three or more cards to one pile):
+  a capture and the move that makes it, a double capture, a draw and what it records.  It gets
+  `A + atom × C + blake2b(key) mod C`, where `atom` is its **last** card move (the one that
+  says where the option ends: the card dropped on a square, the card taken).  Two such options
+  share a home id only if they end with the same card move *and* their keys hash alike mod C;
+* **hashed** `[A + A × C, D)`: any other option (a pass, a set, a meld of three or more cards,
+  a card move the game does not declare …) gets its offset `blake2b(key) mod H` in the region.
+  Melds are subsets of a hand: no small table numbers them all exactly.
+
+**Sizes.**  By default (`action_bits=None`) the table is fitted to the game: `C = 4`,
+`H = 2 ** 16`, so `D = 5A + H` (about a hundred thousand ids for a 52-card game) when that
+is at most `2 ** 19`; else (a game with hundreds of piles) there are no exact regions and
+`D = H = 2 ** 16`.  `action_bits=b` asks for `D = 2 ** b` ids: `C` is the largest power of two
+(at most 1024) with `A × (1 + C) ≤ D / 2` (no compound region if there is none), the single
+region is kept when `A ≤ D / 2`, the rest is hashed; so a larger table makes clashes rarer in
+both the compound and the hashed regions.
+
+**Clashes.**  Two legal options of one state never share an id: the options are taken in key
+order and one whose home id is already taken moves to the next free id of the hashed region
+(wrapping round).  That option's id then differs from its id in other states, so such a clash
+is **detected**: `ActionCodec.clashes` counts the decisions that had one, and `on_clash` says
+what else happens: `"warn"` (the default) warns once per codec (one per environment or OpenSpiel
+game) with an `ActionIdClashWarning` naming `action_bits`, `"raise"` raises `ActionIdClash` (use
+it where every id must be stable), `"ignore"` only counts.  A larger `action_bits` makes clashes
+rarer.  Two options with the same key (the same move twice, as two identical cards in one hand)
+are one move to a learner: the second and later get the ids of the key extended with `#2`,
+`#3` … (not a clash).
 """
 from __future__ import annotations
 
 import hashlib
+import re
+import warnings
 from typing import TYPE_CHECKING
 
 from ..engine.describe import actions, card_text
@@ -39,8 +60,34 @@ from ..engine.state import MV, WAITING, State
 if TYPE_CHECKING:
     from ..engine.program import Program
 
-DEFAULT_ACTION_BITS = 20
+# The fitted table (action_bits=None): compound ids per card-move atom, the hashed region, the most
+# ids the exact regions may take (else everything is hashed into FALLBACK_HASH ids).
+COMPOUND_PER_ATOM = 4
+COMPOUND_MOVES = 4
+MAX_PER_ATOM = 1 << 10
+FITTED_HASH = 1 << 16
+MAX_FITTED = 1 << 19
+FALLBACK_HASH = 1 << 16
+ON_CLASH = ("warn", "raise", "ignore")
 _HIDDEN = {"the top card of": 0, "the bottom card of": 1}
+
+
+class ActionIdClash(ValueError):
+    """Two options of one decision have the same home id (raised with on_clash="raise")."""
+
+
+class ActionIdClashWarning(UserWarning):
+    """Two options of one decision have the same home id: one of them gets another id there."""
+
+
+def declared_piles(prog: Program) -> list[int]:
+    """The piles the game declares (made by compiling it), sorted by key.
+
+    A program registers more piles as its games first use them (a meld laid, a pile named by a
+    computed index); the ids and tensors are laid out over the declared ones only, so that every
+    session of a game has the same layout however much the program has played before."""
+    declared = len(prog.template.piles)
+    return [pid for pid in prog.pile_order() if pid < declared]
 
 
 def option_key(prog: Program, st: State, option, viewer: int) -> tuple[str, ...]:
@@ -48,40 +95,94 @@ def option_key(prog: Program, st: State, option, viewer: int) -> tuple[str, ...]
     # Describing for a viewer replays the option on a copy of the state (to say where hidden cards
     # lie); an option that moves no card out of a pile the viewer cannot see reads the same without.
     hides = any(op[0] == MV and not prog.sees(viewer, op[2]) for op in option.ops)
-    return tuple(a.text for a in actions(prog, st, option, viewer if hides else None))
+    texts = [a.text for a in actions(prog, st, option, viewer if hides else None)]
+    if any("#" in t for t in texts):
+        texts = [_CARD_OWNER.sub(lambda m: _card_owner(prog, st, m, viewer), t) for t in texts]
+    return tuple(texts)
+
+
+# A card as the owner of a storage cell is written DECK#SERIAL (language §13), which names one physical
+# card: two identical tiles would make two keys of one move.  A key names it by its kind instead when the
+# viewer may see it, else as "a hidden card" (its serial could tell which card it is).
+_CARD_OWNER = re.compile(r"(?<![\w#])([A-Za-z_][\w-]*)#(\d+)\b")
+
+
+def _card_owner(prog: Program, st: State, m: re.Match, viewer: int) -> str:
+    deck, serial = m[1], int(m[2])
+    meta = st.cmeta
+    for c in range(len(meta.deck)):
+        if meta.deck[c] == deck and meta.serial[c] == serial:
+            for pid, cards in enumerate(st.piles):
+                if c in cards:
+                    return card_text(st, c) if prog.sees(viewer, pid) else "a hidden card"
+            return "a hidden card"
+    return m[0]
 
 
 class ActionCodec:
     """The stable ids of one compiled game (see the module docstring for the scheme)."""
 
-    def __init__(self, prog: Program, action_bits: int = DEFAULT_ACTION_BITS):
-        if not 8 <= action_bits <= 30:
-            raise ValueError(f"action_bits must be 8 … 30, not {action_bits}")
+    def __init__(self, prog: Program, action_bits: int | None = None, on_clash: str = "warn"):
+        if action_bits is not None and not 8 <= action_bits <= 30:
+            raise ValueError(f"action_bits must be 8 … 30 (or None: fitted to the game), not {action_bits}")
+        if on_clash not in ON_CLASH:
+            raise ValueError(f"on_clash must be one of {', '.join(ON_CLASH)}, not {on_clash!r}")
         self.prog = prog
+        self.action_bits = action_bits
+        self.on_clash = on_clash
+        self.clashes = 0  # decisions in which two options had the same home id
         tpl = prog.template
         self.kinds = sorted({card_text(tpl, c) for c in range(len(tpl.catt))})
         self.kind_rank = {k: i for i, k in enumerate(self.kinds)}
-        order = prog.pile_order()
+        order = declared_piles(prog)
         self.pile_rank = {prog.loc_text(pid): r for r, pid in enumerate(order)}
-        self.num_distinct_actions = 1 << action_bits
         p = len(order)
-        single = (len(self.kinds) + len(_HIDDEN)) * p * p
-        self.single_size = single if 2 * single <= self.num_distinct_actions else 0
-        self.hash_size = self.num_distinct_actions - self.single_size
+        atoms = (len(self.kinds) + len(_HIDDEN)) * p * p
+        per_atom = COMPOUND_PER_ATOM
+        if action_bits is None:
+            exact = atoms * (1 + per_atom)
+            if exact > MAX_FITTED:
+                atoms = per_atom = 0
+            total = atoms * (1 + per_atom) + (FITTED_HASH if atoms else FALLBACK_HASH)
+        else:
+            total = 1 << action_bits
+            # as many compound ids per atom (a power of two, at most MAX_PER_ATOM) as fit in half the table
+            per_atom = 0
+            while per_atom < MAX_PER_ATOM and 2 * atoms * (1 + max(1, 2 * per_atom)) <= total:
+                per_atom = max(1, 2 * per_atom)
+            if 2 * atoms > total:
+                atoms = 0
+        self.single_size = atoms
+        self.per_atom = per_atom
+        self.hash_base = atoms * (1 + per_atom)
+        self.num_distinct_actions = total
+        self.hash_size = total - self.hash_base
 
     def home(self, key: tuple[str, ...]) -> int:
         """The id a key gets when nothing else of its state claims it first."""
-        if self.single_size and len(key) == 1:
-            i = self._single(key[0])
-            if i is not None:
-                return i
-        return self._hashed(key)
+        if self.single_size:
+            if len(key) == 1:
+                a = self.atom(key[0])
+                if a is not None:
+                    return a
+            elif self.per_atom:
+                moves = [t for t in key if t.startswith("move ") and " -> " in t]
+                atoms = [self.atom(t) for t in moves]
+                # a compound move: 1 … COMPOUND_MOVES card moves, all between declared piles, not a meld (three
+                # or more cards to one pile), not a repeat (#2)
+                meld = len(moves) >= 3 and len({t.rsplit(" -> ", 1)[1] for t in moves}) == 1
+                if 0 < len(atoms) <= COMPOUND_MOVES and None not in atoms and not meld and not key[-1].startswith("#"):
+                    last = atoms[-1]
+                    assert last is not None
+                    return self.single_size + last * self.per_atom + self._digest(key) % self.per_atom
+        return self.hash_base + self._digest(key) % self.hash_size
 
-    def _hashed(self, key: tuple[str, ...]) -> int:
-        h = hashlib.blake2b("\x1f".join(key).encode(), digest_size=8).digest()
-        return self.single_size + int.from_bytes(h, "big") % self.hash_size
+    @staticmethod
+    def _digest(key: tuple[str, ...]) -> int:
+        return int.from_bytes(hashlib.blake2b("\x1f".join(key).encode(), digest_size=8).digest(), "big")
 
-    def _single(self, text: str) -> int | None:
+    def atom(self, text: str) -> int | None:
+        """The exact number of a one-card move's text (None for any other action, or an undeclared pile)."""
         if not text.startswith("move ") or " -> " not in text:
             return None
         head, dst = text[5:].rsplit(" -> ", 1)
@@ -117,15 +218,37 @@ class ActionCodec:
     def ids_of_keys(self, keys: list[tuple[str, ...]]) -> list[int]:
         """The ids of one state's options (given by key, in option order): distinct, as documented."""
         keys = self.distinct_keys(keys)
+        if len(keys) > self.hash_size:
+            raise ActionIdClash(f"{len(keys)} options in one decision, more than the {self.hash_size} ids of the "
+                                f"hashed region: raise action_bits")
         ids: list[int] = [0] * len(keys)
-        taken: set[int] = set()
+        taken: dict[int, tuple[str, ...]] = {}
+        clash: tuple[tuple[str, ...], tuple[str, ...], int] | None = None
         for i in sorted(range(len(keys)), key=keys.__getitem__):
-            a = self.home(keys[i])
+            a = home = self.home(keys[i])
             while a in taken:  # next free id of the hashed region
-                a = self.single_size + (a + 1 - self.single_size) % self.hash_size
-            taken.add(a)
+                a = self.hash_base + (a + 1 - self.hash_base) % self.hash_size
+            if a != home and clash is None:
+                clash = (taken[home], keys[i], home)
+            taken[a] = keys[i]
             ids[i] = a
+        if clash is not None:
+            self._clashed(*clash)
         return ids
+
+    def _clashed(self, first: tuple[str, ...], second: tuple[str, ...], home: int) -> None:
+        """Two options of one decision have the home id `home`: count it, then warn or raise as on_clash says."""
+        self.clashes += 1
+        if self.on_clash == "ignore" or (self.on_clash == "warn" and self.clashes > 1):
+            return
+        bits = self.action_bits if self.action_bits is not None else f"None ({self.num_distinct_actions} ids)"
+        msg = (f"action id clash: two options of one decision have the home id {home}: "
+               f"{'; '.join(first)!r} and {'; '.join(second)!r}, so the second gets another id in this "
+               f"decision; action_bits={bits}: a larger action_bits makes clashes rarer")
+        if self.on_clash == "raise":
+            raise ActionIdClash(msg)
+        warnings.warn(msg + " (warned once per codec; ActionCodec.clashes counts them)", ActionIdClashWarning,
+                      stacklevel=3)
 
     def legal(self, st: State) -> list[int]:
         """The ids of the pending decision's options, in the engine's option order ([] unless waiting)."""

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..api import Game, load
 from ..engine.describe import actions
 from ..engine.state import DONE, ERROR, WAITING, State
-from .actions import DEFAULT_ACTION_BITS, ActionCodec
+from .actions import ActionCodec
 from .encoding import Encoder
 
 
@@ -30,7 +30,8 @@ class RecycleSession:
     """A loaded game with its ids and encodings; the adapters' states and environments use one."""
 
     def __init__(self, game: str | Path | Game, params: Mapping[str, object] | None = None, *,
-                 action_bits: int = DEFAULT_ACTION_BITS, atomic: str = "sample", max_decisions: int | None = None):
+                 action_bits: int | None = None, atomic: str = "sample", max_decisions: int | None = None,
+                 on_clash: str = "warn"):
         if atomic not in ("sample", "enumerate"):
             raise ValueError(f"atomic must be 'sample' or 'enumerate', not {atomic!r}")
         self.game = game if isinstance(game, Game) else load(game, params)
@@ -38,7 +39,7 @@ class RecycleSession:
         self.n = self.prog.n_players
         self.atomic = atomic
         self.max_decisions = self.prog.max_decisions if max_decisions is None else max_decisions
-        self.codec = ActionCodec(self.prog, action_bits)
+        self.codec = ActionCodec(self.prog, action_bits, on_clash)
         self.encoder = Encoder(self.prog, self.codec.kinds)
 
     @property

@@ -9,10 +9,12 @@ bottom to top) or `table hloc STOCK: 40 hidden`; then one line per storage cell 
 
 **Observation tensor** (float32, fixed length per game), in this order:
 
-* piles: for each of the game's `P` piles (sorted by key) a row of `K + 2` numbers: how many
-  cards of each of the `K` card kinds lie there (kinds sorted by text; cards the seat may see
-  only), then how many cards lie there that the seat may not see, then how many visible cards
-  of kinds made during play (not among the `K`);
+* piles: for each of the game's `P` declared piles (those compiling the game makes, sorted by
+  key) a row of `K + 2` numbers: how many cards of each of the `K` card kinds lie there (kinds
+  sorted by text; cards the seat may see only), then how many cards lie there that the seat
+  may not see, then how many visible cards of kinds made during play (not among the `K`);
+  then one more such row, the sum over every pile made during play (melds laid, piles named by
+  a computed index), so the layout is the same in every game;
 * storage: for each of the game's number cells (sorted by key), its value;
 * the observing seat, one-hot over the `N` seats; the seat to move, one-hot (all zero when over).
 
@@ -28,6 +30,7 @@ import numpy as np
 
 from ..engine.describe import card_text
 from ..engine.state import WAITING, PointMap, State
+from .actions import declared_piles
 
 if TYPE_CHECKING:
     from ..engine.program import Program
@@ -40,20 +43,22 @@ class Encoder:
         self.prog = prog
         self.kinds = kinds
         self.kind_rank = {k: i for i, k in enumerate(kinds)}
-        self.piles = prog.pile_order()
+        self.piles = declared_piles(prog)
         self.pile_rank = {pid: r for r, pid in enumerate(self.piles)}
-        self.cells = sorted((s for s, key in enumerate(prog.slot_key) if key[1] == "sto"),
+        declared = len(prog.template.vals)  # the cells compiling the game made (as for piles: declared_piles)
+        self.cells = sorted((s for s, key in enumerate(prog.slot_key) if key[1] == "sto" and s < declared),
                             key=lambda s: str(prog.slot_key[s]))
         self.n = prog.n_players
         self.row = len(kinds) + 2
-        self.obs_size = len(self.piles) * self.row + len(self.cells) + 2 * self.n
+        # one row per declared pile, then one for all the piles made during play (melds laid …)
+        self.obs_size = (len(self.piles) + 1) * self.row + len(self.cells) + 2 * self.n
         self.info_size = self.obs_size + 1
 
     def string(self, st: State, seat: int | None) -> str:
         """The observation string of `seat` (see the module docstring); seat None: every card shown."""
         prog = self.prog
         lines = []
-        for pid in self.piles:
+        for pid in prog.pile_order():
             if pid >= len(st.piles) or not st.piles[pid]:
                 continue
             cards = st.piles[pid]
@@ -81,17 +86,18 @@ class Encoder:
         if out is not None:
             t.fill(0)
         k = len(self.kinds)
-        for r, pid in enumerate(self.piles):
+        other = len(self.piles)
+        for pid in prog.pile_order():
             if pid >= len(st.piles) or not st.piles[pid]:
                 continue
-            base = r * self.row
+            base = self.pile_rank.get(pid, other) * self.row
             if prog.sees(seat, pid):
                 for c in st.piles[pid]:
                     i = self.kind_rank.get(card_text(st, c))
                     t[base + (k + 1 if i is None else i)] += 1
             else:
-                t[base + k] = len(st.piles[pid])
-        base = len(self.piles) * self.row
+                t[base + k] += len(st.piles[pid])
+        base = (other + 1) * self.row
         for j, s in enumerate(self.cells):
             val = st.vals[s] if s < len(st.vals) else 0
             t[base + j] = val if isinstance(val, int) else 0

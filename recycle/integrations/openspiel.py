@@ -13,8 +13,10 @@ Game parameters (all optional but `game`):
 * `deals` (default 1024): how many outcomes the chance node at the root has (see below);
 * `max_decisions` (default 0: the game's own limit, else 2000): the decision limit; a game
   stopped by it ends with its provisional scores;
-* `action_bits` (default 20): `num_distinct_actions` is `2 ** action_bits`
-  (`recycle.integrations.actions` says how ids are made);
+* `action_bits` (default 0: fitted to the game's deck and piles): else `num_distinct_actions`
+  is `2 ** action_bits` (`recycle.integrations.actions` says how ids are made);
+* `on_clash` (default `warn`): what a clash of action ids does (`warn`, `raise` or `ignore`;
+  `recycle.integrations.actions`);
 * `atomic` (default `sample`): how option lists with atomic blocks are built
   (`recycle.integrations.core`).
 
@@ -51,7 +53,7 @@ from .core import RecycleSession
 
 SHORT_NAME = "recycle"
 DEFAULTS: dict[str, object] = {"game": "block_rummy", "params": "", "deals": 1024, "max_decisions": 0,
-                               "action_bits": 20, "atomic": "sample"}
+                               "action_bits": 0, "atomic": "sample", "on_clash": "warn"}
 MAX_PLAYERS = 16
 
 
@@ -87,17 +89,18 @@ def parse_params(text: str) -> dict[str, str]:
     return out
 
 
-def _session(game: str, params: str, action_bits: int, atomic: str, max_decisions: int) -> RecycleSession:
+def _session(game: str, params: str, action_bits: int | None, atomic: str, max_decisions: int,
+             on_clash: str) -> RecycleSession:
     """One compiled game per parameter set and file version: OpenSpiel makes a new Game for each state it
     deserialises, and compiling a game costs far more than playing a few moves of it."""
     stamp = library.resolve(game).stat().st_mtime_ns  # an edited file is compiled again
-    return _compiled(game, params, action_bits, atomic, max_decisions, stamp)
+    return _compiled(game, params, action_bits, atomic, max_decisions, on_clash, stamp)
 
 
 @functools.lru_cache(maxsize=16)
-def _compiled(game: str, params: str, action_bits: int, atomic: str, max_decisions: int,
+def _compiled(game: str, params: str, action_bits: int | None, atomic: str, max_decisions: int, on_clash: str,
               stamp: int) -> RecycleSession:
-    return RecycleSession(game, parse_params(params), action_bits=action_bits, atomic=atomic,
+    return RecycleSession(game, parse_params(params), action_bits=action_bits, atomic=atomic, on_clash=on_clash,
                           max_decisions=max_decisions or None)
 
 
@@ -106,8 +109,8 @@ class RecycleGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None):
         p = {**DEFAULTS, **(params or {})}
-        self.session = _session(str(p["game"]), str(p["params"]), int(p["action_bits"]),
-                                str(p["atomic"]), int(p["max_decisions"]))
+        self.session = _session(str(p["game"]), str(p["params"]), int(p["action_bits"]) or None,
+                                str(p["atomic"]), int(p["max_decisions"]), str(p["on_clash"]))
         self.deals = int(p["deals"])
         if self.deals < 1:
             raise ValueError("deals must be at least 1")

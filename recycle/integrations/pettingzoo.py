@@ -24,9 +24,16 @@ provisional scores).
 (`recycle.engine.algorithms.derive`).  `reset()` without a seed draws the next game seed from a
 stream seeded by the last seed given (or by the operating system if none was).
 
-The game is turn-based (one seat decides at a time), so no parallel-API wrapper is offered:
-PettingZoo's `aec_to_parallel` needs every agent to act once per cycle, which card games do
-not promise.
+**Parallel API.**  `parallel_env(game=…)` is the same game as a PettingZoo `ParallelEnv`.  A
+game of the language is turn-based: every decision has one chooser (language §4.8: no form lets
+seats choose at once), so it cannot be made parallel by `aec_to_parallel`, which needs every agent to
+act once per cycle.  The parallel form follows PettingZoo's own convention for turn-based games
+(`turn_based_aec_to_parallel`): every live agent gets an observation and sends an action each
+step; the agent to move has the legal ids in its mask, the others have a single legal action,
+the **no-op** id `num_distinct_actions` (one past the stable ids), which they send or leave
+out (any other action of theirs is an error); every agent's info names the `active_agent`.
+Rewards, terminations, truncations and seeding are the AEC environment's; when the game ends
+every agent leaves at once.
 """
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ from typing import Any, ClassVar
 
 try:
     import gymnasium
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("recycle.integrations.pettingzoo needs PettingZoo: pip install 'recycle[pettingzoo]'") from e
 import numpy as np
@@ -44,12 +51,11 @@ import numpy as np
 from ..api import Game
 from ..engine.describe import describe
 from ..engine.state import LIMIT
-from .actions import DEFAULT_ACTION_BITS
 from .core import RecycleSession
 
 
 def env(game: str | Path | Game = "block_rummy", render_mode: str | None = None, *,
-        params: Mapping[str, object] | None = None, action_bits: int = DEFAULT_ACTION_BITS,
+        params: Mapping[str, object] | None = None, action_bits: int | None = None,
         max_decisions: int | None = None, atomic: str = "sample", **game_params: object) -> RecycleAECEnv:
     """The AEC environment of a game (a shipped name, a path or a loaded Game); keywords: the game's parameters."""
     return RecycleAECEnv(game, render_mode, params={**(params or {}), **game_params}, action_bits=action_bits,
@@ -62,7 +68,7 @@ class RecycleAECEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "recycle_v0", "is_parallelizable": False}
 
     def __init__(self, game: str | Path | Game = "block_rummy", render_mode: str | None = None, *,
-                 params: Mapping[str, object] | None = None, action_bits: int = DEFAULT_ACTION_BITS,
+                 params: Mapping[str, object] | None = None, action_bits: int | None = None,
                  max_decisions: int | None = None, atomic: str = "sample"):
         super().__init__()
         if render_mode not in (None, "ansi"):
@@ -165,3 +171,101 @@ class RecycleAECEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def parallel_env(game: str | Path | Game = "block_rummy", render_mode: str | None = None, *,
+                 params: Mapping[str, object] | None = None, action_bits: int | None = None,
+                 max_decisions: int | None = None, atomic: str = "sample",
+                 **game_params: object) -> RecycleParallelEnv:
+    """The parallel environment of a game (turn-based convention: see the module docstring)."""
+    return RecycleParallelEnv(game, render_mode, params={**(params or {}), **game_params}, action_bits=action_bits,
+                              max_decisions=max_decisions, atomic=atomic)
+
+
+class RecycleParallelEnv(ParallelEnv):
+    """A game file as a PettingZoo parallel environment: every live agent acts each step, the one to move for real."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "recycle_parallel_v0"}
+
+    def __init__(self, game: str | Path | Game = "block_rummy", render_mode: str | None = None, *,
+                 params: Mapping[str, object] | None = None, action_bits: int | None = None,
+                 max_decisions: int | None = None, atomic: str = "sample"):
+        # The AEC environment keeps the game, its seeds and its rewards; this one only changes who is asked.
+        self.aec = RecycleAECEnv(game, render_mode, params=params, action_bits=action_bits,
+                                 max_decisions=max_decisions, atomic=atomic)
+        self.render_mode = render_mode
+        self.possible_agents = self.aec.possible_agents[:]
+        self.agents: list[str] = []
+        s = self.aec.session
+        self.noop = s.num_distinct_actions  # one past the stable ids
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.noop + 1) for a in self.possible_agents}
+        self.observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(-np.inf, np.inf, (s.encoder.obs_size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.noop + 1,), np.int8),
+        }) for a in self.possible_agents}
+
+    @property
+    def session(self) -> RecycleSession:
+        return self.aec.session
+
+    @property
+    def game_seed(self) -> int:
+        return self.aec.game_seed
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None,
+              options: dict | None = None) -> tuple[dict[str, dict], dict[str, dict]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        return {a: self._observe(a) for a in self.agents}, self._infos(self.agents)
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The AEC observation with the no-op appended: the only legal action of a live agent not to move."""
+        obs = self.aec.observe(agent)
+        mask = np.zeros(self.noop + 1, np.int8)
+        mask[: self.noop] = obs["action_mask"]
+        if not self.aec.session.is_over(self.aec.st) and agent != self.aec.agent_selection:
+            mask[self.noop] = 1
+        return {"observation": obs["observation"], "action_mask": mask}
+
+    def _infos(self, agents: list[str]) -> dict[str, dict]:
+        over = self.aec.session.is_over(self.aec.st)
+        active = None if over else self.aec.agent_selection
+        return {a: {**self.aec.infos.get(a, {}), "active_agent": active} for a in agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        """Apply the action of the agent to move; the others must send the no-op (or nothing)."""
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        mover = self.aec.agent_selection
+        for a, act in actions.items():
+            if a != mover and act is not None and int(act) != self.noop:
+                raise ValueError(f"{a} is not to move ({mover} is): its action must be the no-op {self.noop}, "
+                                 f"not {act}")
+        if actions.get(mover) is None:
+            raise ValueError(f"{mover} is to move: its action is missing")
+        self.aec.step(int(actions[mover]))
+        live = self.agents
+        observations = {a: self._observe(a) for a in live}
+        rewards = {a: float(self.aec.rewards[a]) for a in live}
+        terminations = {a: bool(self.aec.terminations[a]) for a in live}
+        truncations = {a: bool(self.aec.truncations[a]) for a in live}
+        infos = self._infos(live)
+        if self.aec.session.is_over(self.aec.st):
+            self.agents = []  # every agent leaves when the game ends
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def option_texts(self) -> dict[int, str]:
+        """The legal ids of the agent to move, each with its option's text."""
+        return self.aec.option_texts()
+
+    def close(self) -> None:
+        self.aec.close()

@@ -40,7 +40,10 @@ def test_the_game_is_what_its_file_says():
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
-    assert game.num_players() == 2 and game.num_distinct_actions() == 2**20 and game.max_chance_outcomes() == 8
+    fitted = game.session.codec  # the id table fitted to the game: 5 × 54 × 12² + 2**16 ids
+    assert game.num_players() == 2 and game.num_distinct_actions() == fitted.num_distinct_actions == 104_416
+    assert game.max_chance_outcomes() == 8
+    assert _load("block_rummy", action_bits=12).num_distinct_actions() == 2**12
     solitaire = _load("rummy_squared_solitaire")
     assert solitaire.num_players() == 1 and solitaire.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     # the game's own parameters pass through `params`
@@ -104,7 +107,7 @@ def test_cfr_runs_on_a_tiny_game():
     from open_spiel.python.algorithms import cfr, exploitability
 
     # Two cards each, three deals: a tree small enough to list (CFR walks it whole).
-    game = _load(TINY, params="N=2", deals=3, action_bits=8)
+    game = _load(TINY, params="N=2", deals=3, action_bits=8, on_clash="ignore")  # 256 ids, all hashed: clashes
     solver = cfr.CFRSolver(game)
     conv = []
     for _ in range(3):

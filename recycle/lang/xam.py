@@ -2,13 +2,15 @@
 
 CardStock's earlier interpreter, CardStockXam, has its own grammar (CardStockXam/Recycle.g4,
 version 0.5).  Almost every form of it is also a form of the modern grammar (0.5.10) with the
-same meaning; the modern grammar only added forms.  Two forms were written differently:
+same meaning; the modern grammar only added forms.  Three forms were written differently:
 
 * a point-map award condition had no colon: `(RANK (ACE))`, `(RANK ACE)` or
   `(SUIT (cardatt SUIT <card>))`, where the modern grammar writes `(RANK : ACE)`;
-* `partition` named the attribute last: `(partition <pile>+ SUIT)` is `(partition SUIT <pile>+)`.
+* `partition` named the attribute last: `(partition <pile>+ SUIT)` is `(partition SUIT <pile>+)`;
+* a deck attribute could take its values from a declared name list: with
+  `(declare (A, B, C) 'R)`, `(deck (RANK ('R)) …)` is `(deck (RANK (A, B, C)) …)`.
 
-`translate` rewrites those two on the S-expressions, between reading and checking, so the
+`translate` rewrites those three on the S-expressions, between reading and checking, so the
 checker, the compiler and everything after them see exactly the modern forms (same AST, same
 positions).  `detect` says whether a file is unambiguously in the old dialect: only forms that
 the modern grammar rejects trigger it, and only in a file with nothing the old grammar lacks,
@@ -71,10 +73,11 @@ def _modern_only(sx) -> bool:
 
 
 def detect(forms: list) -> SList | None:
-    """The first form that exists only in the old dialect (an old award condition or an old
-    partition), or None.  A file holding one, and nothing that exists only in the modern
-    language, is read as CardStockXam when the dialect is auto; a file mixing both is not
-    unambiguous and stays modern (its old forms are then errors that say how to write them)."""
+    """The first form that exists only in the old dialect (an old award condition, an old
+    partition or a deck attribute whose values are a variable), or None.  A file holding one,
+    and nothing that exists only in the modern language, is read as CardStockXam when the
+    dialect is auto; a file mixing both is not unambiguous and stays modern (its old forms are
+    then errors that say how to write them)."""
     first = None
     for form in forms:
         for sx in _walk(form):
@@ -84,6 +87,8 @@ def detect(forms: list) -> SList | None:
                 first = next(_old_conditions(sx), None)
             if first is None and _old_partition(sx):
                 first = sx
+            if first is None and isinstance(sx, SList) and _kw(sx.head, "deck"):
+                first = next((a for a in _walk(sx) if isinstance(a, SList) and _values_variable(a.items)), None)
     return first
 
 
@@ -115,10 +120,44 @@ def _partition(sx: SList) -> SList:
     return SList((sx.head, last, *sx.items[1:-1]), sx.span)
 
 
-def _translate(x):
+def _name_lists(forms: list) -> dict[str, SList]:
+    """The declared name lists of the game, (declare (A, B, C) 'V): variable name -> the list."""
+    lists: dict[str, SList] = {}
+    for form in forms:
+        if isinstance(form, SList) and _kw(form.head, "game"):
+            for d in form.items[1:]:
+                if (isinstance(d, SList) and len(d) == 3 and _kw(d.head, "declare") and isinstance(d[1], SList)
+                        and isinstance(d[2], Atom) and d[2].kind == "VAR" and len(d[1]) > 0
+                        and all(isinstance(a, Atom) and a.kind in ("NAME", "COMMA") for a in d[1].items)):
+                    lists[d[2].value] = d[1]
+    return lists
+
+
+def _values_variable(items) -> Atom | None:
+    """The 'V of a deck attribute (KEY ('V)), or None."""
+    if (len(items) == 2 and isinstance(items[0], Atom) and items[0].kind == "NAME" and isinstance(items[1], SList)
+            and len(items[1]) == 1 and isinstance(items[1][0], Atom) and items[1][0].kind == "VAR"):
+        return items[1][0]
+    return None
+
+
+def _deck_values(x, lists: dict[str, SList]):
+    """Inside (deck …): (KEY ('V)) -> (KEY (A, B, C)) for a declared name list 'V."""
     if not isinstance(x, SList):
         return x
-    items = tuple(_translate(i) for i in x.items)
+    items = tuple(_deck_values(i, lists) for i in x.items)
+    var = _values_variable(items)
+    if var is not None and var.value in lists:
+        items = (items[0], SList(lists[var.value].items, items[1].span))
+    return SList(items, x.span)
+
+
+def _translate(x, lists: dict[str, SList]):
+    if not isinstance(x, SList):
+        return x
+    if _kw(x.head, "deck"):
+        return _deck_values(x, lists)
+    items = tuple(_translate(i, lists) for i in x.items)
     sx = SList(items, x.span)
     if _points_set(sx):
         return SList((*sx.items[:2], SList(tuple(_award(a) for a in sx[2].items), sx[2].span)), sx.span)
@@ -129,7 +168,8 @@ def _translate(x):
 
 def translate(forms: list) -> list:
     """The old dialect's forms rewritten as the modern forms they stand for (positions kept)."""
-    return [_translate(f) for f in forms]
+    lists = _name_lists(forms)
+    return [_translate(f, lists) for f in forms]
 
 
 def read_dialect(forms: list, dialect: str, src: SourceFile, warnings: list[Diagnostic]) -> list:

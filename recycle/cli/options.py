@@ -79,9 +79,9 @@ DIALECT_HELP = ("how to read the game file: auto (the default) reads the modern 
                 "CardStockXam; modern never switches (docs/language.md, \"Older dialect (CardStockXam)\")")
 
 
-def add_dialect_option(p: argparse.ArgumentParser) -> None:
+def add_dialect_option(p: argparse.ArgumentParser, default: str | None = "auto", more: str = "") -> None:
     """--dialect auto|modern|xam, for every command that reads a game file."""
-    p.add_argument("--dialect", choices=DIALECTS, default="auto", help=DIALECT_HELP)
+    p.add_argument("--dialect", choices=DIALECTS, default=default, help=DIALECT_HELP + more)
 
 
 def add_param_option(p: argparse.ArgumentParser) -> None:

@@ -24,7 +24,7 @@ def register(sub) -> None:
     rp.add_argument("--force", action="store_true",
                     help="replay even if the game file changed (with a warning), as long as it loads as a game")
     rp.add_argument("--json", action="store_true", help="print the regenerated full transcript as JSON lines")
-    add_dialect_option(rp)
+    add_dialect_option(rp, None, "; default: the dialect the transcript's header records, else auto")
     rp.set_defaults(func=cmd_replay)
 
 

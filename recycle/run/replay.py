@@ -168,11 +168,12 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list, di
 
 
 def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print,
-           dialect: str = "auto") -> tuple[list[dict], list[str]]:
+           dialect: str | None = None) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
 
     The game is `game_path`, else the header's file inside the transcript's folder, else the shipped
     game of the header's name; its digest is checked before any line after the header is read.
+    It is read in `dialect`, else the one the header records, else auto (docs/language.md §27).
     Raises UsageError when the transcript is malformed or the game file is missing or changed
     (unless force), and ReplayMismatch when the replay diverges from the recorded decisions or end.
     Line numbers in errors are those of the transcript file (1-based); files are named by their
@@ -186,7 +187,7 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
         else:
             gp = _game_beside(tf, head)
             shown = _cut(head["file"], 80)
-        sess = _open_game(gp, shown, head, force, warnings, dialect)
+        sess = _open_game(gp, shown, head, force, warnings, dialect or head.get("dialect", "auto"))
         rest, rest_nos = tf.rest()
     lines, linenos = [head, *rest], [hl, *rest_nos]
     params = head.get("params") or {}

@@ -84,6 +84,8 @@ class GameSession:
             "seed": game_seed,
             "batch": {"seed": batch_seed, "run": run} if batch_seed is not None else None,
             "level": level,
+            # a dialect chosen on the command line is recorded, so that a replay reads the file the same way
+            **({"dialect": self.source.dialect} if self.source.dialect != "auto" else {}),
         }
 
     def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: int | None = None,

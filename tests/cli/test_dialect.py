@@ -125,9 +125,22 @@ def test_stats_and_replay(mixed, tmp_path, capsys):
                       "-q")
     assert code == 0
     transcript = tmp_path / "r" / "transcripts" / "run-0000.jsonl"
+    head = json.loads(transcript.read_text("utf-8").splitlines()[0])
+    assert head["dialect"] == "xam"  # recorded, so that the replay reads the file the same way
     code, _, err = call(capsys, "replay", transcript, "--game", mixed)
+    assert code == 0 and "replay ok" in err
+    code, _, err = call(capsys, "replay", transcript, "--game", mixed, "--dialect", "modern")
     assert code == 1 and "CardStockXam award syntax" in err
     code, _, err = call(capsys, "replay", transcript, "--game", mixed, "--dialect", "xam")
+    assert code == 0 and "replay ok" in err
+
+
+def test_a_transcript_of_an_auto_read_game_records_no_dialect(old, tmp_path, capsys):
+    code, _, _ = call(capsys, "run", old, "-n", "1", "--seed", "3", "--out", tmp_path / "r", "-q")
+    assert code == 0
+    transcript = tmp_path / "r" / "transcripts" / "run-0000.jsonl"
+    assert "dialect" not in json.loads(transcript.read_text("utf-8").splitlines()[0])
+    code, _, err = call(capsys, "replay", transcript, "--game", old)
     assert code == 0 and "replay ok" in err
 
 
@@ -146,3 +159,15 @@ def test_tournament(mixed, tmp_path, capsys):
                         "--ai-budget", "2", "--dialect", "xam")
     assert code == 0, err
     assert (out / "games.csv").is_file()
+
+
+def test_a_header_with_a_bad_dialect_is_a_malformed_transcript(mixed, tmp_path, capsys):
+    code, _, _ = call(capsys, "run", mixed, "-n", "1", "--seed", "3", "--dialect", "xam", "--out", tmp_path / "r",
+                      "-q")
+    assert code == 0
+    transcript = tmp_path / "r" / "transcripts" / "run-0000.jsonl"
+    lines = transcript.read_text("utf-8").splitlines()
+    lines[0] = lines[0].replace('"dialect":"xam"', '"dialect":"ancient"')
+    transcript.write_text("\n".join(lines) + "\n", "utf-8")
+    code, _, err = call(capsys, "replay", transcript, "--game", mixed)
+    assert code == 2 and "the header has no valid 'dialect'" in err

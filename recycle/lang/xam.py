@@ -111,11 +111,12 @@ def _award(aw):
 
 def _partition(sx: SList) -> SList:
     """(partition <pile>+ S) -> (partition S <pile>+), when S can be an attribute (a name, a
-    variable or a (… str …) cell); a form already modern (a pile last) is left as it is."""
+    variable or a (… str …) cell); a form already modern (a name first, which no pile of the old
+    grammar is, or a pile last) is left as it is."""
     last = sx[-1]
     is_str = (isinstance(last, Atom) and last.kind in ("NAME", "VAR")) or \
         (isinstance(last, SList) and len(last) == 3 and _kw(last[1], "str"))
-    if not is_str:
+    if not is_str or (isinstance(sx[1], Atom) and sx[1].kind == "NAME"):
         return sx
     return SList((sx.head, last, *sx.items[1:-1]), sx.span)
 

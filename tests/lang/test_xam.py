@@ -88,8 +88,9 @@ def test_partition_of_several_piles_with_a_variable_name_last():
 
 
 def test_partition_already_modern_is_left_alone_under_xam():
-    text = game("(do ((set ((current player) sto SCORE) (size (partition SUIT (game iloc STOCK))))))")
-    assert parse_game(text, dialect="xam") == parse_game(text, dialect="modern")
+    for pile in ("(game iloc STOCK)", "'P"):  # a pile last, or a name first: both only modern
+        text = game(f"(let (game iloc STOCK) 'P (do ((set ((current player) sto SCORE) (size (partition SUIT {pile}))))))")
+        assert parse_game(text, dialect="xam") == parse_game(text, dialect="modern")
 
 
 def test_deck_attribute_values_from_a_declared_name_list():

@@ -176,3 +176,16 @@ def test_the_dialect_travels_with_the_text_to_worker_processes():
     spec = BatchSpec("t.gdl", {}, tuple(parse_lineup(None, sess.n_players)), 5)
     records = run_batch(spec, 4, jobs=2, session=sess)
     assert [r.error for r in records] == [None] * 4
+
+
+def test_a_variant_of_an_old_base_reads_the_base_as_old(tmp_path):
+    base = points("((RANK (ACE)) 11) ((RANK (KING)) 4)").replace("(game ", "(game (declare 2 'N) ", 1)
+    (tmp_path / "oldbase.gdl").write_text(base, "utf-8")
+    variant = tmp_path / "variant.gdl"
+    variant.write_text('(game (extends "oldbase.gdl") (declare 3 \'N))', "utf-8")
+    loaded = load_source(SourceFile.read(variant))
+    assert [w.cls for w in loaded.warnings].count("dialect") == 1  # detected in the base, where it stands
+    assert next(w for w in loaded.warnings if w.cls == "dialect").span.file.endswith("oldbase.gdl")
+    with pytest.raises(LoadError) as e:
+        load_source(SourceFile.read(variant, "modern"))
+    assert {d.cls for d in e.value.diagnostics} == {"unsupported"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+import recycle
 from recycle.errors import LoadError
 from recycle.lang import SourceFile, load_source, parse_game
 from recycle.lang.reader import read_sexprs
@@ -189,3 +190,11 @@ def test_a_variant_of_an_old_base_reads_the_base_as_old(tmp_path):
     with pytest.raises(LoadError) as e:
         load_source(SourceFile.read(variant, "modern"))
     assert {d.cls for d in e.value.diagnostics} == {"unsupported"}
+
+
+def test_the_python_api_takes_a_dialect(tmp_path):
+    path = tmp_path / "mixed.gdl"
+    path.write_text(points("((RANK : ACE) 11) ((RANK (KING)) 4)"), "utf-8")
+    with pytest.raises(LoadError):
+        recycle.load(path)  # auto: a file mixing both dialects is read as modern
+    assert recycle.load(path, dialect="xam").players == 2

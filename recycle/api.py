@@ -59,14 +59,15 @@ class Player(Protocol):
         """The index of the chosen option, 0 … len(state.options()) - 1."""
 
 
-def load(game: str | Path, params: Mapping[str, object] | None = None) -> Game:
-    """A game by path or shipped name, read once, checked and compiled; `params` override its declares.
+def load(game: str | Path, params: Mapping[str, object] | None = None, dialect: str = "auto") -> Game:
+    """A game by path or shipped name, read once, checked and compiled; `params` override its declares;
+    `dialect` is how to read it: auto, modern or xam (the older CardStockXam dialect).
 
     Raises LoadError (the file does not load: every diagnostic) or UsageError (no such game, a bad
     parameter).  Parameter values are the declared type's values, or strings as `--param` takes them.
     """
     path = library.resolve(str(game))
-    source = SourceFile.read(path)
+    source = SourceFile.read(path, dialect)
     values = dict(params or {})
     return Game(compile_loaded(load_source(source, values or None), values or None), path, source.sha256)
 

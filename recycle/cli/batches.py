@@ -31,7 +31,7 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     """Resolve the game, open a session (load errors are the user's) and build the batch spec."""
     path = library.resolve(args.game)
     params = dict(args.param)
-    sess = GameSession.open(path, params)
+    sess = GameSession.open(path, params, args.dialect)
     lineup = parse_lineup(args.players, sess.n_players)
     seed = args.seed if args.seed is not None else new_seed()
     decisions = args.max_decisions if args.max_decisions is not None else sess.prog.max_decisions

@@ -11,6 +11,7 @@ import attrs
 from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, format_errors
 from ..lang import library, load_game
 from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
+from .options import add_dialect_option
 
 EXIT_OK, EXIT_FAIL = 0, 1
 
@@ -20,6 +21,7 @@ def register(sub) -> None:
     c = sub.add_parser("check", help="check game files; exit 0 iff every file is valid")
     c.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories of them")
     c.add_argument("--json", action="store_true", help="print a JSON list, one object per file")
+    add_dialect_option(c)
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     c.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1 when there are any)")
     c.add_argument("--max-errors", type=int, default=MAX_SHOWN_ERRORS, metavar="N",
@@ -53,9 +55,9 @@ def game_files(paths: list[str]) -> list[Path]:
 Result = tuple[Path, list[Diagnostic], list[Diagnostic]]
 
 
-def check_file(path: Path) -> Result:
+def check_file(path: Path, dialect: str = "auto") -> Result:
     try:
-        loaded = load_game(path)
+        loaded = load_game(path, dialect=dialect)
         return path, [], list(loaded.warnings)
     except LoadError as e:
         return path, e.diagnostics, e.warnings
@@ -79,7 +81,7 @@ def report(result: Result, quiet: bool, n: int | None = MAX_SHOWN_ERRORS) -> str
 def cmd_check(args: argparse.Namespace) -> int:
     if args.watch:
         return watch(args)
-    results = [check_file(path) for path in game_files(args.paths)]
+    results = [check_file(path, args.dialect) for path in game_files(args.paths)]
     if args.strict:  # every warning becomes an error of the same class
         results = [(p, [*errs, *(attrs.evolve(w, severity="error") for w in warns)], []) for p, errs, warns in results]
     n = args.max_errors if args.max_errors > 0 else None
@@ -132,7 +134,8 @@ def watch(args: argparse.Namespace) -> int:
                 if stamps.get(path) == stamp:
                     continue
                 stamps[path] = stamp
-                text = report(check_file(path), args.quiet, args.max_errors if args.max_errors > 0 else None)
+                limit = args.max_errors if args.max_errors > 0 else None
+                text = report(check_file(path, args.dialect), args.quiet, limit)
                 if shown.get(path) != text:
                     shown[path] = text
                     print(text, flush=True)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..analysis.flow import CATEGORY_NAMES
+from ..lang.xam import DIALECTS
 
 SEED_HELP = ("batch seed S (default: drawn from the OS and printed); run i plays with game seed "
              "derive(S, 'game', i) and seat s draws from derive(game_seed, 'seat', s), so results do not "
@@ -68,8 +69,19 @@ seed_number = whole(0, "a seed")
 
 
 def add_game_argument(p: argparse.ArgumentParser) -> None:
-    """GAME: a path or a shipped game's name."""
+    """GAME: a path or a shipped game's name, and how to read it (--dialect)."""
     p.add_argument("game", metavar="GAME", help="a game file, or the name of a shipped game (see `recycle games`)")
+    add_dialect_option(p)
+
+
+DIALECT_HELP = ("how to read the game file: auto (the default) reads the modern language and switches to the "
+                "older CardStockXam dialect only when the file holds a form that exists only there; xam reads "
+                "CardStockXam; modern never switches (docs/language.md, \"Older dialect (CardStockXam)\")")
+
+
+def add_dialect_option(p: argparse.ArgumentParser, default: str | None = "auto", more: str = "") -> None:
+    """--dialect auto|modern|xam, for every command that reads a game file."""
+    p.add_argument("--dialect", choices=DIALECTS, default=default, help=DIALECT_HELP + more)
 
 
 def add_param_option(p: argparse.ArgumentParser) -> None:

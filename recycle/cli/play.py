@@ -46,7 +46,7 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game with the lineup of --players; a human quitting ends it cleanly (status 0)."""
     out = out or sys.stdout
     path = library.resolve(args.game)
-    sess = GameSession.open(path, dict(args.param))
+    sess = GameSession.open(path, dict(args.param), args.dialect)
     n = sess.n_players
     lineup = parse_lineup(args.players, n) if args.players else ["H"] + ["R"] * (n - 1)
     humans = [s for s, c in enumerate(lineup) if c == "H"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..run.replay import replay
 from ..run.transcript import dumps, render_text
+from .options import add_dialect_option
 
 
 def register(sub) -> None:
@@ -23,12 +24,14 @@ def register(sub) -> None:
     rp.add_argument("--force", action="store_true",
                     help="replay even if the game file changed (with a warning), as long as it loads as a game")
     rp.add_argument("--json", action="store_true", help="print the regenerated full transcript as JSON lines")
+    add_dialect_option(rp, None, "; default: the dialect the transcript's header records, else auto")
     rp.set_defaults(func=cmd_replay)
 
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    lines, warnings = replay(args.transcript, args.game, verify=not args.no_verify, force=args.force)
+    lines, warnings = replay(args.transcript, args.game, verify=not args.no_verify, force=args.force,
+                             dialect=args.dialect)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.json:

@@ -109,7 +109,7 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
             raise UsageError(f"--resume: {flag} differs from the tournament in {out} ({mine} here, {theirs} there); "
                              "leave it out to continue that tournament")
     path = library.resolve(args.game)
-    sess = GameSession.open(path, dict(t.params))
+    sess = GameSession.open(path, dict(t.params), args.dialect)
     if sess.sha256 != t.game_sha256:
         raise UsageError(f"--resume: {path} is not the game the tournament in {out} was playing "
                          f"({t.game}, sha256 {t.game_sha256[:12]}…): the file changed or another game was named")
@@ -174,7 +174,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         sess, t = _resumed(args, out)
     else:
         path = library.resolve(args.game)
-        sess = GameSession.open(path, dict(args.param))
+        sess = GameSession.open(path, dict(args.param), args.dialect)
         if sess.n_players < 2:
             raise UsageError(f"{sess.name} is a one-player game: a tournament needs games of two seats or more "
                              "(compare players with `recycle run` instead)")

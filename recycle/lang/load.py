@@ -13,6 +13,7 @@ from .check import check_game
 from .lint import lint
 from .reader import read_sexprs
 from .source import SourceFile, source_hash
+from .xam import read_dialect
 
 # The checker recurses a few frames per level of nesting; forms nest at most reader.MAX_DEPTH
 # deep, so this many frames always suffice (the compiler asks for as many).
@@ -36,6 +37,7 @@ def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnosti
     if sys.getrecursionlimit() < RECURSION_ROOM:
         sys.setrecursionlimit(RECURSION_ROOM)
     forms, warnings = read_sexprs(src)
+    forms = read_dialect(forms, src.dialect, src, warnings)  # the older dialect becomes the modern forms here
     expanded = variants.expand(src, forms, warnings)
     game, errors, warnings = check_game(src, expanded.forms, expanded.warnings, params or {}, expanded.sources)
     if errors or game is None:
@@ -55,9 +57,9 @@ def parse_source(src: SourceFile, params: dict | None = None) -> tuple[A.Game, l
     return game, warnings
 
 
-def parse_game(text: str, filename: str = "<string>", params: dict | None = None) -> A.Game:
-    """The typed AST of a game text (raises LoadError)."""
-    return parse_source(SourceFile(text, filename), params)[0]
+def parse_game(text: str, filename: str = "<string>", params: dict | None = None, dialect: str = "auto") -> A.Game:
+    """The typed AST of a game text (raises LoadError); dialect is auto, modern or xam."""
+    return parse_source(SourceFile(text, filename, dialect=dialect), params)[0]
 
 
 def load_source(src: SourceFile, params: dict | None = None) -> Loaded:
@@ -66,6 +68,6 @@ def load_source(src: SourceFile, params: dict | None = None) -> Loaded:
     return Loaded(game, tuple(warnings), source_hash(src.text), src.filename, src.text, sha256)
 
 
-def load_game(path: str | Path, params: dict | None = None) -> Loaded:
+def load_game(path: str | Path, params: dict | None = None, dialect: str = "auto") -> Loaded:
     """Read (once), parse and check a game file; raises LoadError (file problems included)."""
-    return load_source(SourceFile.read(path), params)
+    return load_source(SourceFile.read(path, dialect), params)

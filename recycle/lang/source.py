@@ -60,7 +60,10 @@ class SourceFile:
     mark included), the digest transcripts record; a text made in memory hashes its UTF-8 form.
     """
 
-    def __init__(self, text: str, filename: str = "<string>", sha256: str | None = None):
+    def __init__(self, text: str, filename: str = "<string>", sha256: str | None = None, dialect: str = "auto"):
+        # how to read it: "auto", "modern" or "xam" (recycle/lang/xam.py); it travels with the text
+        # to the worker processes that compile the same text
+        self.dialect = dialect
         self.sha256 = sha256 if sha256 is not None else hashlib.sha256(text.encode("utf-8")).hexdigest()
         if text.startswith("\ufeff"):
             text = text[1:]
@@ -69,12 +72,12 @@ class SourceFile:
         self.lines = text.split("\n")
 
     @classmethod
-    def read(cls, path: str | Path) -> SourceFile:
+    def read(cls, path: str | Path, dialect: str = "auto") -> SourceFile:
         """Read a game file once; a missing, unreadable or non-UTF-8 file is a LoadError with its position."""
-        return cls.from_bytes(read_bytes(path), path)
+        return cls.from_bytes(read_bytes(path), path, dialect)
 
     @classmethod
-    def from_bytes(cls, data: bytes, path: str | Path) -> SourceFile:
+    def from_bytes(cls, data: bytes, path: str | Path, dialect: str = "auto") -> SourceFile:
         """The text of a game file's bytes; bytes that are not UTF-8 are a LoadError with their position."""
         try:
             text = data.decode("utf-8")
@@ -90,7 +93,7 @@ class SourceFile:
             raise LoadError(
                 [Diagnostic("error", "lexical", "the file is not UTF-8 text", Span(str(path), line, col))]
             ) from None
-        return cls(text, str(path), hashlib.sha256(data).hexdigest())
+        return cls(text, str(path), hashlib.sha256(data).hexdigest(), dialect)
 
     def line(self, n: int) -> str | None:
         return self.lines[n - 1] if 1 <= n <= len(self.lines) else None

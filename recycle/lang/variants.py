@@ -25,6 +25,7 @@ from ..errors import Diagnostic, LoadError
 from . import library
 from .reader import Atom, SList, read_sexprs
 from .source import SourceFile
+from .xam import read_dialect
 
 GAME_SUFFIXES = (".gdl", ".rcy")
 CHANGES = ("declare", "define", "limits", "setup", "scoring")
@@ -63,10 +64,11 @@ def _expand(src: SourceFile, forms: list, warnings: list[Diagnostic], chain: lis
     if len(chain) >= MAX_DEPTH:
         raise _error(src, ext, f"variants of variants go more than {MAX_DEPTH} deep")
     try:
-        base_src = SourceFile.read(path)
+        base_src = SourceFile.read(path, src.dialect)  # with auto, each file is judged on its own
     except LoadError as e:
         raise _error(src, ext, f"cannot read the base game {name!r}: {e.diagnostics[0].message}") from None
     base_forms, base_warnings = read_sexprs(base_src)
+    base_forms = read_dialect(base_forms, base_src.dialect, base_src, base_warnings)
     base = _expand(base_src, base_forms, base_warnings, [*chain, path.resolve()])
     merged = _merge(src, game, base.forms[0] if base.forms else None, base_src)
     sources = {base_src.filename: base_src, **base.sources}

@@ -83,7 +83,9 @@ def index_rows(text: str) -> list[tuple[list[str], list[str]]]:
     """The rows of §26's form index: (the forms written in backquotes, the section numbers)."""
     rows = []
     start = text.index("## 26. Form index")
-    for line in text[start:].splitlines():
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("## "):
+            break  # the index ends where the next section starts
         if not line.startswith("| `"):
             continue
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]

@@ -140,7 +140,7 @@ def _read_game(path: Path, shown: str) -> bytes:
     return data
 
 
-def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list) -> GameSession:
+def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list, dialect: str = "auto") -> GameSession:
     """The session of the transcript's game, its digest checked against the header before any line is read.
 
     A file whose bytes do not have the recorded digest may still be a variant (whose digest covers its
@@ -150,7 +150,7 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list) ->
     same_bytes = hashlib.sha256(data).hexdigest() == head["sha256"]
     declares = (head.get("params") or {}).get("declares") or None
     try:
-        sess = GameSession.from_source(SourceFile.from_bytes(data, gp), declares)
+        sess = GameSession.from_source(SourceFile.from_bytes(data, gp, dialect), declares)
     except RecycleError as e:
         if same_bytes:  # the very file the transcript was written with: its own errors, files named by name
             if isinstance(e, LoadError):
@@ -171,11 +171,12 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list) ->
 
 
 def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print,
-           observe=None) -> tuple[list[dict], list[str]]:
+           observe=None, dialect: str | None = None) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
 
     The game is `game_path`, else the header's file inside the transcript's folder, else the shipped
     game of the header's name; its digest is checked before any line after the header is read.
+    It is read in `dialect`, else the one the header records, else auto (docs/language.md §27).
     Raises UsageError when the transcript is malformed or the game file is missing or changed
     (unless force), and ReplayMismatch when the replay diverges from the recorded decisions or end.
     Line numbers in errors are those of the transcript file (1-based); files are named by their
@@ -191,7 +192,7 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
         else:
             gp = _game_beside(tf, head)
             shown = _cut(head["file"], 80)
-        sess = _open_game(gp, shown, head, force, warnings)
+        sess = _open_game(gp, shown, head, force, warnings, dialect or head.get("dialect", "auto"))
         rest, rest_nos = tf.rest()
     lines, linenos = [head, *rest], [hl, *rest_nos]
     params = head.get("params") or {}

@@ -52,9 +52,10 @@ class GameSession:
         self.sha256 = sha256 if sha256 is not None else source.sha256
 
     @classmethod
-    def open(cls, path, params: dict | None = None) -> GameSession:
-        """Read the file once, check it (LoadError) and compile it (UsageError for bad parameters)."""
-        return cls.from_source(SourceFile.read(path), params)
+    def open(cls, path, params: dict | None = None, dialect: str = "auto") -> GameSession:
+        """Read the file once, check it (LoadError) and compile it (UsageError for bad parameters);
+        dialect is how to read it (auto, modern or xam; recycle/lang/xam.py)."""
+        return cls.from_source(SourceFile.read(path, dialect), params)
 
     @classmethod
     def from_source(cls, source: SourceFile, params: dict | None = None) -> GameSession:
@@ -83,6 +84,8 @@ class GameSession:
             "seed": game_seed,
             "batch": {"seed": batch_seed, "run": run} if batch_seed is not None else None,
             "level": level,
+            # a dialect chosen on the command line is recorded, so that a replay reads the file the same way
+            **({"dialect": self.source.dialect} if self.source.dialect != "auto" else {}),
         }
 
     def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: int | None = None,

@@ -49,8 +49,9 @@ def _header_problem(head: dict) -> str | None:
         ("batch", lambda v: v is None or (isinstance(v, dict) and _is_int(v.get("run")) and v["run"] >= 0
                                           and _is_int(v.get("seed")) and v["seed"] >= 0)),
         ("level", lambda v: v is None or v in LEVELS),
+        ("dialect", lambda v: v in ("modern", "xam")),  # how the game file was read, when not auto
     )
-    optional = ("lineup", "params", "batch", "level")
+    optional = ("lineup", "params", "batch", "level", "dialect")
     for key, ok in checks:
         if key not in head and key in optional:
             continue

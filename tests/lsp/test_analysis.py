@@ -20,6 +20,13 @@ def test_formdocs_is_generated_from_the_current_language_doc():
     assert (REPO / "recycle" / "lsp" / "formdocs.py").read_text("utf-8") == gendocs.generate()
 
 
+def test_the_form_index_ends_at_the_next_section():
+    """Tables of a section after §26 (such as §27's old forms) are not read as rows of the index."""
+    text = ("## 26. Form index\n\n| form | § |\n|---|---|\n| `(size COLL)` | 7.4 |\n\n"
+            "## 27. After\n\n| old | new |\n|---|---|\n| `(size 'V)` | 27 |\n")
+    assert gendocs.index_rows(text) == [(["(size COLL)"], ["7.4"])]
+
+
 def test_every_keyword_has_a_hover_with_a_section():
     from recycle.lang.words import EXTENSION_KEYWORDS, KEYWORDS
     assert set(FORMS) == KEYWORDS | EXTENSION_KEYWORDS

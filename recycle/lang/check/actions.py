@@ -53,7 +53,8 @@ def _condition(b: Builder, c, aw, scope):
     c = b.need_list(c, "a condition (KEY : VALUE)", aw)
     if (len(c) == 2 and isinstance(c[1], SList)
             and not any(isinstance(x, Atom) and x.kind == "COLON" for x in c.items)):
-        b.fail("unsupported", f"{to_text(c)} is CardStockXam award syntax; write ({to_text(c[0])} : VALUE)", c)
+        b.fail("unsupported", f"{to_text(c)} is CardStockXam award syntax; write ({to_text(c[0])} : VALUE), "
+                              "or read the file with --dialect xam", c)
     if len(c) != 3 or not (isinstance(c[1], Atom) and c[1].kind == "COLON"):
         b.fail("syntax", f"a condition is (KEY : VALUE), found {to_text(c)}", c)
     try:

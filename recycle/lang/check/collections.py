@@ -63,7 +63,7 @@ def _partition(b: Builder, sx, scope):
         b.fail("syntax", "(partition <attribute> <pile>+) needs an attribute and at least one pile", sx)
     if len(sx) == 3 and isinstance(sx[2], Atom) and sx[2].kind == "NAME":
         b.fail("unsupported", f"{to_text(sx)} is the CardStockXam name-last form; "
-                              f"write (partition {sx[2].text} <pile>)", sx)
+                              f"write (partition {sx[2].text} <pile>), or read the file with --dialect xam", sx)
     attr = b.expect(sx[1], scope, T.STR)
     args, coll = _piles_args(b, sx, 2, scope, "partition")
     return A.Partition(attr, args, coll, span=sx.span), T.PILES

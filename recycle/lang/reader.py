@@ -274,13 +274,17 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
     if stack:
         open_tok = stack[-1]
         guess = likeliest_unclosed(toks, src) if len(stack) == 1 else None
-        if guess is None or toks[guess] is open_tok:
+        unfinished = guess is None or toks[guess] is open_tok
+        if guess is None or unfinished:
             message = "this `(` is never closed" + (f" ({len(stack)} `(` left open in all)" if len(stack) > 1 else "")
         else:
             open_tok = toks[guess]
             message = ("a `)` is missing in this form: judging by where a `)` makes the game check and by "
                        "indentation, this `(` is the one never closed (counting alone would blame the outermost form)")
         errors.append(src.diag("error", "syntax", message, _at(src, open_tok)))
+        if unfinished and not errors[:-1]:
+            errors.extend(_errors_of_complete_forms(toks, src))
+            errors.sort(key=lambda d: (d.span.line, d.span.column))
     if errors:
         raise LoadError(errors, warnings)
     if cut is not None:
@@ -363,8 +367,9 @@ def _line_costs(toks: list[Token]) -> tuple[list[int], list[int]]:
     return [s[0] for s in starts], costs
 
 
-def _with_paren(toks: list[Token], atoms: dict[int, Atom], spans: dict[int, Span], at: int) -> list:
-    """The top-level forms of the tokens with a `)` added before token `at`."""
+def _with_paren(toks: list[Token], atoms: dict[int, Atom], spans: dict[int, Span], at: int | None) -> list:
+    """The top-level forms of the tokens with a `)` added before token `at` (None: every form left open
+    closed at the end)."""
     stack: list[list] = [[]]
     opens: list[int] = []
 
@@ -384,7 +389,44 @@ def _with_paren(toks: list[Token], atoms: dict[int, Atom], spans: dict[int, Span
             stack[-1].append(atoms[i])
     if at == len(toks):
         close()
+    while at is None and len(stack) > 1:
+        close()
     return stack[0]
+
+
+def _pieces(toks: list[Token], src: SourceFile) -> tuple[dict[int, Atom], dict[int, Span]]:
+    """The atom of every word and the span of every `(`, by token index, to build forms from."""
+    ignored: list[Diagnostic] = []  # a word's lexical errors are reported when the file is read whole
+    atoms = {i: _classify(t, src, ignored) for i, t in enumerate(toks) if t.type not in ("LPAR", "RPAR")}
+    spans = {i: _at(src, t) for i, t in enumerate(toks) if t.type == "LPAR"}
+    return atoms, spans
+
+
+def _errors_of_complete_forms(toks: list[Token], src: SourceFile) -> list[Diagnostic]:
+    """The load-time errors of a file that stops short, inside the forms it does close.
+
+    The forms left open are closed at the end and the game is checked; only errors inside a form
+    the file closes itself are kept (a form cut short has too few items, or misses its scoring, for
+    no fault of its own).  A variant is left alone: its base would have to be read too."""
+    if any(str(t) == "extends" for t in toks):
+        return []
+    from .check import check_game  # the checker reads forms this module makes
+
+    atoms, spans = _pieces(toks, src)
+    try:
+        _, errors, _ = check_game(src, _with_paren(toks, atoms, spans, None), [], {})
+    except Exception:  # the file is already in error: a check that cannot finish adds nothing
+        return []
+    complete: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    stack: list[Token] = []
+    for t in toks:
+        if t.type == "LPAR":
+            stack.append(t)
+        elif t.type == "RPAR" and stack:
+            o = stack.pop()
+            complete.append(((o.line, o.column), (t.line, t.column)))  # type: ignore[arg-type]
+    return [d for d in errors if d.span.file == src.filename and
+            any(a <= (d.span.line, d.span.column) <= b for a, b in complete)]
 
 
 def _innermost_closed_by_run(toks: list[Token], end: int) -> int | None:
@@ -409,9 +451,7 @@ def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
     """Index of the `(` most likely missing its `)` in a token stream one `)` short, or None."""
     from .check import check_game  # the checker reads forms this module makes
 
-    ignored: list[Diagnostic] = []
-    atoms = {i: _classify(t, src, ignored) for i, t in enumerate(toks) if t.type not in ("LPAR", "RPAR")}
-    spans = {i: _at(src, t) for i, t in enumerate(toks) if t.type == "LPAR"}
+    atoms, spans = _pieces(toks, src)
     starts, costs = _line_costs(toks)
     order = sorted(range(len(starts)), key=lambda k: (costs[k], k))
     best: tuple[tuple[int, int, int, int], int] | None = None

@@ -84,7 +84,7 @@ def test_a_form_holding_too_many_items_is_blamed():
  (scoring max 0))
 """
     span = _reported(text, "t.gdl")
-    assert (span.line, span.column) == (3, 25)  # (size … swallowed (turn pass): its `(` is blamed
+    assert (span.line, span.column) == (3, 31)  # (size … swallowed (turn pass): inside it is blamed
 
 
 def test_nesting_limit_still_checked():

@@ -202,7 +202,10 @@ def no_card_attribute(n: A.CardAtt):
     """What (cardatt A C) gives when C is no card: "" in a CardStock file, else a run-time error."""
     if cardstock_file(n.span):
         return lambda: ""
-    span, message = n.span, f"{show(n)}: {show(n.card)} designates no card, which has no attributes"
+    pile = n.card.pile if isinstance(n.card, A.CardAt) else None
+    ask = f"(> (size {show(pile)}) 0)" if pile is not None else "whether there is a card"
+    span = n.span
+    message = f"{show(n)}: {show(n.card)} designates no card, which has no attributes (ask {ask} first)"
 
     def no_card():
         raise _err("no-card", message, span)

@@ -329,7 +329,8 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 # deep), then the earliest place.  Places are tried line by line, the lines the layout likes best
 # first, until one without errors is found and no line as well laid out is left, or TRIALS run out.
 
-TRIALS = 600  # checks tried at most for one missing `)`: a few seconds on the largest corpus game
+TRIALS = 600  # checks tried at most for one missing `)`: under 2 s on the largest corpus game (3,000 tokens)
+WORK = 2_000_000  # tokens read over all trials at most: a larger file gets fewer trials, a huge one none
 
 
 def _line_costs(toks: list[Token]) -> tuple[list[int], list[int]]:
@@ -456,14 +457,17 @@ def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
     order = sorted(range(len(starts)), key=lambda k: (costs[k], k))
     best: tuple[tuple[int, int, int, int], int] | None = None
     trials = 0
+    most = min(TRIALS, WORK // max(1, len(toks)))
     for k in order:
-        if trials >= TRIALS or (best is not None and best[0][0] == 0 and costs[k] > best[0][1]):
+        if trials >= most or (best is not None and best[0][0] == 0 and costs[k] > best[0][1]):
             break
         end = starts[k + 1] if k + 1 < len(starts) else len(toks)
         # A `)` anywhere in a run of `)` gives the same forms: it is tried after the run only.
         for at in range(starts[k] + 1, end + 1):
             if (at < len(toks) and toks[at].type == "RPAR") or toks[at - 1].type == "LPAR":
                 continue
+            if trials >= most:
+                break
             try:
                 _, errors, _ = check_game(src, _with_paren(toks, atoms, spans, at), [], {})
                 score = len(errors)

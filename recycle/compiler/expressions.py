@@ -192,22 +192,43 @@ def e_pid(cx: Compiler, n: A.Pid, sc):
     return cx.expr(n.player, sc)
 
 
+def cardstock_file(span) -> bool:
+    """A form written in a .rcy file, CardStock's extension, reads an attribute of no card as CardStock
+    does: "" (language spec §9.1)."""
+    return str(span.file).endswith(".rcy")
+
+
+def no_card_attribute(n: A.CardAtt):
+    """What (cardatt A C) gives when C is no card: "" in a CardStock file, else a run-time error."""
+    if cardstock_file(n.span):
+        return lambda: ""
+    pile = n.card.pile if isinstance(n.card, A.CardAt) else None
+    ask = f"(> (size {show(pile)}) 0)" if pile is not None else "whether there is a card"
+    span = n.span
+    message = f"{show(n)}: {show(n.card)} designates no card, which has no attributes (ask {ask} first)"
+
+    def no_card():
+        raise _err("no-card", message, span)
+    return no_card
+
+
 def e_cardatt(cx: Compiler, n: A.CardAtt, sc):
     cf = refs.card(cx, n.card, sc)
     c, a = cx.const(n.attribute, sc)
     b = sc.get(n.card.name) if type(n.card) is A.Var else None
+    none = no_card_attribute(n)
     if c and b is not None and not b[0]:
         s = b[1]
 
         def cardatt_var(st, env):
             x = env[s]
-            return "" if x is None else st.catt[x].get(a, "")
+            return none() if x is None else st.catt[x].get(a, "")
         return cardatt_var
     if c:
         def cardatt(st, env):
             x = cf(st, env)
             if x is None:
-                return ""
+                return none()
             return st.catt[x].get(a, "")
         return cardatt
     af = cx.expr(n.attribute, sc)
@@ -216,7 +237,7 @@ def e_cardatt(cx: Compiler, n: A.CardAtt, sc):
         name = af(st, env)
         x = cf(st, env)
         if x is None:
-            return ""
+            return none()
         return st.catt[x].get(name, "")
     return cardatt_dyn
 

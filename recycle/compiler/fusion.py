@@ -37,6 +37,7 @@ from ..lang.ast import T
 from . import boards
 from . import references as refs
 from .context import Compiler
+from .expressions import no_card_attribute
 
 # An expression is fused if it has a loop, or at least this many fused nodes.
 MIN_NODES = 4
@@ -436,7 +437,8 @@ def _cardatt(g: _Source, n: A.CardAtt, sc) -> str:
     if not c:
         return g.call(g.cx.closure(n, sc))
     x = g.temp()
-    return f"('' if ({x} := {g.src(n.card, sc)}) is None else _catt[{x}].get({a!r}, ''))"
+    none = g.ref(no_card_attribute(n), "_n")
+    return f"({none}() if ({x} := {g.src(n.card, sc)}) is None else _catt[{x}].get({a!r}, ''))"
 
 
 def _cells(g: _Source, n: A.Cells, sc) -> str:

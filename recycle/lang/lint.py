@@ -7,7 +7,10 @@ Each looks only at the S-expressions of the whole game (a variant merged with it
 * `unwritten`: a pile or point map read but never created, moved into, set or remembered (`DISCRAD`);
 * `unread`: a cell (sto, str, points, mem) written but never read (it cannot change the game); piles
   only moved into are left alone, a discard pile is often just that;
-* `constant`: a comparison of two constants, or of a form with itself, which is always true or false.
+* `constant`: a comparison of two constants, or of a form with itself, which is always true or false;
+* `never-option`: a clause of a choice that can never be an option: its condition is always false
+  (constants only), or it takes its card from a pile nothing ever fills (no deck is created there,
+  no move or remember puts a card there), moving it out or looping over it.
 
 Locations are told apart by kind and name (`vloc DISCARD`), whoever owns them.  A location inside
 a `define` counts as read and written: how it is used depends on each call.
@@ -21,7 +24,7 @@ from ..errors import Diagnostic, Span
 from .reader import Atom, SList, to_text
 from .source import SourceFile
 
-CLASSES = ("undeclared", "unwritten", "unread", "constant")
+CLASSES = ("undeclared", "unwritten", "unread", "constant", "never-option")
 LOCATION_KINDS = frozenset({"iloc", "vloc", "hloc", "mem", "sto", "str", "points"})
 PILE_KINDS = frozenset({"iloc", "vloc", "hloc"})
 COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">="})
@@ -103,6 +106,7 @@ def lint(forms: list, src: SourceFile, sources: dict[str, SourceFile]) -> list[D
     _undeclared(forms, warn)
     _locations(forms, warn)
     _constants(forms, warn)
+    _never_options(forms, warn)
     return sorted(out, key=lambda d: (d.span.file != src.filename, d.span.file, d.span.line, d.span.column))
 
 
@@ -231,3 +235,97 @@ def _walk_outside_defines(x) -> Iterator[SList]:
 
 def _random(x) -> bool:
     return any(_kw(s.head, "random") for s in _walk(x))
+
+
+def _constant_truth(x) -> bool | None:
+    """The value of a condition made of constants only (comparisons of literals, not, and, or), else None."""
+    if not isinstance(x, SList) or not x.items:
+        return None
+    if _kw(x.head, *COMPARISONS) and len(x) == 3:
+        a, b = x[1], x[2]
+        if not all(isinstance(v, Atom) and v.kind in ("INT", "NAME") for v in (a, b)):
+            return None
+        if a.kind != b.kind:
+            return None  # a type error, reported by the checker
+        if a.kind == "INT":
+            u, v = a.value, b.value
+        elif x.head.text in ("==", "!="):
+            u, v = a.text, b.text
+        else:
+            return None
+        return {"==": u == v, "!=": u != v, "<": u < v, ">": u > v, "<=": u <= v, ">=": u >= v}[x.head.text]
+    values = [_constant_truth(v) for v in x.items[1:]]
+    if _kw(x.head, "not") and len(values) == 1:
+        return None if values[0] is None else not values[0]
+    if _kw(x.head, "and"):
+        return False if False in values else True if all(v is True for v in values) else None
+    if _kw(x.head, "or"):
+        return True if True in values else False if all(v is False for v in values) else None
+    return None
+
+
+def _filled(forms) -> set[tuple[str, str]]:
+    """Piles something puts a card in: a deck, the destination of a move or remember, either side of a
+    swap, and every location named inside a definition (how it is used depends on each call)."""
+    out: set[tuple[str, str]] = set()
+
+    def every_location(x) -> None:
+        for sx in _walk(x):
+            loc = _location(sx)
+            if loc is not None:
+                out.add(loc)
+
+    for form in forms:
+        for sx in _walk(form):
+            if _kw(sx.head, "define", "swap"):
+                every_location(sx)
+            elif len(sx) >= 3 and (_kw(sx.head, *WRITES_SECOND) or (_kw(sx.head, "create") and _kw(sx[1], "deck"))):
+                every_location(sx[2])
+    return out
+
+
+def _pile_of(x) -> SList | None:
+    """The location a card or pile form takes its cards from: LOC, (top LOC), (bottom LOC), (N LOC)."""
+    if _location(x) is not None:
+        return x
+    if isinstance(x, SList) and len(x) == 2 and (_kw(x.head, "top", "bottom") or
+                                                 (isinstance(x.head, Atom) and x.head.kind == "INT")):
+        return x[1] if _location(x[1]) is not None else None
+    return None
+
+
+def _never_options(forms, warn) -> None:
+    # Only what is written in the choice itself is judged: a condition or a pile reached through a
+    # definition is a hook that a variant may replace (rummykruss's (NEVER) clauses).
+    filled = _filled(forms)
+
+    def empty_source(clause) -> SList | None:
+        """The never-filled pile a clause's first action takes a card from, if it does."""
+        if _kw(clause.head, "any", "all") and len(clause) >= 2:
+            return _pile_of(clause[1])
+        if _kw(clause.head, "move", "remember") and len(clause) >= 3:
+            return _pile_of(clause[1])
+        return None
+
+    for form in forms:
+        for sx in _walk_outside_defines(form):
+            if not (_kw(sx.head, "choice") and len(sx) == 2 and isinstance(sx[1], SList)):
+                continue
+            for clause in sx[1].items:
+                if not (isinstance(clause, SList) and clause.items):
+                    continue
+                if isinstance(clause.head, SList) and len(clause) >= 2:
+                    if _constant_truth(clause.head) is False:
+                        warn("never-option", "this clause can never be an option: its condition "
+                                             f"{to_text(clause.head)} is always false", clause.span)
+                        continue
+                    clause = clause[1]
+                    if not isinstance(clause, SList):
+                        continue
+                pile = empty_source(clause)
+                loc = _location(pile) if pile is not None else None
+                if loc is not None and loc not in filled:
+                    why = (f"it loops over {to_text(pile)}" if _kw(clause.head, "any", "all") else
+                           f"it takes a card from {to_text(clause[1])} (building it stops the game with an error)")
+                    warn("never-option", f"this clause can never be an option: {why}, and nothing ever fills "
+                                         f"{to_text(pile)} (no deck, move or remember puts a card there)", clause.span)

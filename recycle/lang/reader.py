@@ -273,14 +273,18 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
                 break
     if stack:
         open_tok = stack[-1]
-        guess = likeliest_unclosed(toks) if len(stack) == 1 else None
-        if guess is None or toks[guess] is open_tok:
+        guess = likeliest_unclosed(toks, src) if len(stack) == 1 else None
+        unfinished = guess is None or toks[guess] is open_tok
+        if guess is None or unfinished:
             message = "this `(` is never closed" + (f" ({len(stack)} `(` left open in all)" if len(stack) > 1 else "")
         else:
             open_tok = toks[guess]
-            message = ("a `)` is missing in this form: judging by indentation and the size of forms, this "
-                       "`(` is the one never closed (counting alone would blame the outermost form)")
+            message = ("a `)` is missing in this form: judging by where a `)` makes the game check and by "
+                       "indentation, this `(` is the one never closed (counting alone would blame the outermost form)")
         errors.append(src.diag("error", "syntax", message, _at(src, open_tok)))
+        if unfinished and not errors[:-1]:
+            errors.extend(_errors_of_complete_forms(toks, src))
+            errors.sort(key=lambda d: (d.span.line, d.span.column))
     if errors:
         raise LoadError(errors, warnings)
     if cut is not None:
@@ -317,92 +321,21 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 
 
 # -- Where a missing `)` belongs ----------------------------------------------------------------
-# When one `)` is missing, counting alone blames the outermost form, usually (game …) itself.  Two
-# clues point nearer the cause: a form of fixed size that now holds too many items swallowed its
-# next sibling, and a line indented like an earlier line of the same block but one level deeper
-# follows the place where the `)` was left out.
+# When one `)` is missing, counting alone blames the outermost form, usually (game …) itself.  The
+# reader instead tries the places where the `)` could go and keeps the one the game fits best:
+# first the fewest load-time errors (the checker judges each trial, so a form left with too many
+# or too few items, or an action where a condition belongs, counts against its place), then the
+# layout (a `)` added at the end of the right line makes the lines that start in one column equally
+# deep), then the earliest place.  Places are tried line by line, the lines the layout likes best
+# first, until one without errors is found and no line as well laid out is left, or TRIALS run out.
 
-# The most items (head included) a form of fixed shape holds, by its head word.
-_FIXED_SIZE = {
-    "cardatt": 3, "top": 3, "bottom": 3, "size": 2, "shuffle": 2, "not": 2, "owner": 2, "turn": 2,
-    "==": 3, "!=": 3, "<": 3, ">": 3, "<=": 3, ">=": 3, "//": 3, "mod": 3,
-    "move": 3, "remember": 3, "set": 3, "inc": 3, "dec": 3, "cycle": 3, "repeat": 3, "filter": 4,
-    "end": 2, "do": 2,
-}
-_PLAYER_WORDS = frozenset({"current", "next", "previous"})
-_LOCATION_KINDS = frozenset({"iloc", "vloc", "hloc", "mem", "sto", "str", "points"})
+TRIALS = 600  # checks tried at most for one missing `)`: under 2 s on the largest corpus game (3,000 tokens)
+WORK = 2_000_000  # tokens read over all trials at most: a larger file gets fewer trials, a huge one none
 
 
-def _fixed_size(items: list[tuple[str, int]]) -> int | None:
-    """The most items a form holds from its first two (text, token index) items, or None if not fixed."""
-    if not items:
-        return None
-    head = items[0][0]
-    second = items[1][0] if len(items) > 1 else None
-    if head in _FIXED_SIZE:
-        return _FIXED_SIZE[head]
-    if head in _PLAYER_WORDS and second == "player":
-        return 2
-    if second in _LOCATION_KINDS:
-        return 4
-    if head.isupper() and second == ":":
-        return 3
-    return None
-
-
-def _least_size(items: list[tuple[str, int]], size: int) -> int:
-    """The fewest items a fixed-size form holds: (top pile) and (inc cell) may drop one."""
-    return size - 1 if items[0][0] in ("top", "bottom", "inc", "dec") or items[0][0] in _PLAYER_WORDS or \
-        (len(items) > 1 and items[1][0] in _LOCATION_KINDS) else size
-
-
-def _innermost_closed_by_run(toks: list[Token], start: int, end: int, floor: int) -> int | None:
-    """The `(` matched by the first `)` of the run of `)` ending just before token `end`, if any."""
-    r = end
-    while r > max(start, floor + 1) and toks[r - 1].type == "RPAR":
-        r -= 1
-    if r == end:
-        return None
-    depth = 1
-    for m in range(r - 1, floor, -1):
-        if toks[m].type == "RPAR":
-            depth += 1
-        elif toks[m].type == "LPAR":
-            depth -= 1
-            if depth == 0:
-                return m
-    return None
-
-
-def _first_overflow(toks: list[Token]) -> int | None:
-    """Index of a `(` blamed for the first fixed-size form that holds too many items."""
-    stack: list[tuple[int, list[tuple[str, int]]]] = []
-    for i, t in enumerate(toks):
-        if t.type == "LPAR":
-            if stack:
-                stack[-1][1].append(("(", i))
-            stack.append((i, []))
-        elif t.type == "RPAR":
-            if not stack:
-                return None
-            o, items = stack.pop()
-            size = _fixed_size(items)
-            if (size is not None and items[0][0] in ("top", "bottom") and len(items) > 1 and items[1][0] == "("
-                    and items[1][1] + 2 < len(toks) and str(toks[items[1][1] + 2]) in _LOCATION_KINDS):
-                size = 2  # (top <pile>): a pile first leaves no room for a count
-            if size is not None and len(items) > size:
-                extra = items[size][1]
-                inner = _innermost_closed_by_run(toks, o + 1, extra, o)
-                return o if inner is None else inner
-            if size is not None and len(items) < _least_size(items, size) and len(items) > 1 and items[-1][0] == "(":
-                return items[-1][1]  # its last item swallowed the ones after it
-        elif stack:
-            stack[-1][1].append((str(t), i))
-    return None
-
-
-def _by_indentation(toks: list[Token]) -> int | None:
-    """Index of the `(` blamed by indentation: the line after which one `)` fits the layout best."""
+def _line_costs(toks: list[Token]) -> tuple[list[int], list[int]]:
+    """(first token index of each line, cost of adding a `)` on that line): how many pairs of lines
+    that start in the same column of one block would still differ in depth."""
     starts: list[tuple[int, int, int]] = []  # (token index, depth, column) of each line's first token
     depth = 0
     line = None
@@ -413,11 +346,9 @@ def _by_indentation(toks: list[Token]) -> int | None:
             line = t.line
         depth += 1 if t.type == "LPAR" else -1 if t.type == "RPAR" else 0
     n = len(starts)
-    if n < 2:
-        return None
     # Consecutive lines of one block that start in the same column should be equally deep; a `)`
-    # added at the end of line k makes every later line one level shallower.  cost(k) counts the
-    # pairs that still disagree; diff accumulates how each k changes the count.
+    # added on line k makes every later line one level shallower.  diff accumulates how each k
+    # changes the count of pairs that disagree.
     diff = [0] * (n + 1)
     last_at: dict[int, int] = {}
     for j, (_, d, c) in enumerate(starts):
@@ -430,28 +361,134 @@ def _by_indentation(toks: list[Token]) -> int | None:
             change = int(delta != 1) - int(delta != 0)
             diff[prev] += change
             diff[j] -= change
-    best_k, best, run = 0, None, 0
-    for k in range(n - 1):
+    costs, run = [], 0
+    for k in range(n):
         run += diff[k]
-        if best is None or run <= best:
-            best, best_k = run, k
-    first, end = starts[best_k][0], starts[best_k + 1][0]
-    inner = _innermost_closed_by_run(toks, first, end, -1)
+        costs.append(run)
+    return [s[0] for s in starts], costs
+
+
+def _with_paren(toks: list[Token], atoms: dict[int, Atom], spans: dict[int, Span], at: int | None) -> list:
+    """The top-level forms of the tokens with a `)` added before token `at` (None: every form left open
+    closed at the end)."""
+    stack: list[list] = [[]]
+    opens: list[int] = []
+
+    def close() -> None:
+        items = stack.pop()
+        stack[-1].append(SList(tuple(items), spans[opens.pop()]))
+
+    for i, t in enumerate(toks):
+        if i == at:
+            close()
+        if t.type == "LPAR":
+            stack.append([])
+            opens.append(i)
+        elif t.type == "RPAR":
+            close()
+        else:
+            stack[-1].append(atoms[i])
+    if at == len(toks):
+        close()
+    while at is None and len(stack) > 1:
+        close()
+    return stack[0]
+
+
+def _pieces(toks: list[Token], src: SourceFile) -> tuple[dict[int, Atom], dict[int, Span]]:
+    """The atom of every word and the span of every `(`, by token index, to build forms from."""
+    ignored: list[Diagnostic] = []  # a word's lexical errors are reported when the file is read whole
+    atoms = {i: _classify(t, src, ignored) for i, t in enumerate(toks) if t.type not in ("LPAR", "RPAR")}
+    spans = {i: _at(src, t) for i, t in enumerate(toks) if t.type == "LPAR"}
+    return atoms, spans
+
+
+def _errors_of_complete_forms(toks: list[Token], src: SourceFile) -> list[Diagnostic]:
+    """The load-time errors of a file that stops short, inside the forms it does close.
+
+    The forms left open are closed at the end and the game is checked; only errors inside a form
+    the file closes itself are kept (a form cut short has too few items, or misses its scoring, for
+    no fault of its own).  A variant is left alone: its base would have to be read too."""
+    if any(str(t) == "extends" for t in toks):
+        return []
+    from .check import check_game  # the checker reads forms this module makes
+
+    atoms, spans = _pieces(toks, src)
+    try:
+        _, errors, _ = check_game(src, _with_paren(toks, atoms, spans, None), [], {})
+    except Exception:  # the file is already in error: a check that cannot finish adds nothing
+        return []
+    complete: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    stack: list[Token] = []
+    for t in toks:
+        if t.type == "LPAR":
+            stack.append(t)
+        elif t.type == "RPAR" and stack:
+            o = stack.pop()
+            complete.append(((o.line, o.column), (t.line, t.column)))  # type: ignore[arg-type]
+    return [d for d in errors if d.span.file == src.filename and
+            any(a <= (d.span.line, d.span.column) <= b for a, b in complete)]
+
+
+def _innermost_closed_by_run(toks: list[Token], end: int) -> int | None:
+    """The `(` matched by the first `)` of the run of `)` ending just before token `end`, if any."""
+    r = end
+    while r > 0 and toks[r - 1].type == "RPAR":
+        r -= 1
+    if r == end:
+        return None
+    depth = 1
+    for m in range(r - 1, -1, -1):
+        if toks[m].type == "RPAR":
+            depth += 1
+        elif toks[m].type == "LPAR":
+            depth -= 1
+            if depth == 0:
+                return m
+    return None
+
+
+def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
+    """Index of the `(` most likely missing its `)` in a token stream one `)` short, or None."""
+    from .check import check_game  # the checker reads forms this module makes
+
+    atoms, spans = _pieces(toks, src)
+    starts, costs = _line_costs(toks)
+    order = sorted(range(len(starts)), key=lambda k: (costs[k], k))
+    best: tuple[tuple[int, int, int, int], int] | None = None
+    trials = 0
+    most = min(TRIALS, WORK // max(1, len(toks)))
+    for k in order:
+        if trials >= most or (best is not None and best[0][0] == 0 and costs[k] > best[0][1]):
+            break
+        end = starts[k + 1] if k + 1 < len(starts) else len(toks)
+        # A `)` anywhere in a run of `)` gives the same forms: it is tried after the run only.
+        for at in range(starts[k] + 1, end + 1):
+            if (at < len(toks) and toks[at].type == "RPAR") or toks[at - 1].type == "LPAR":
+                continue
+            if trials >= most:
+                break
+            try:
+                _, errors, _ = check_game(src, _with_paren(toks, atoms, spans, at), [], {})
+                score = len(errors)
+            except Exception:  # a trial the checker cannot judge is simply a bad place
+                score = len(toks)
+            trials += 1
+            key = (score, costs[k], int(at >= 2 and toks[at - 2].type == "LPAR"), at)
+            if best is None or key < best[0]:
+                best = (key, at)
+    if best is None or best[1] == len(toks):
+        return None  # at the end of the file: the form left open is the one never closed
+    at = best[1]
+    # The `)` goes before token `at`.  After a run of `)` it may belong to any form the run closes,
+    # or to the one left open: the innermost of them lies inside all.
+    inner = _innermost_closed_by_run(toks, at)
     if inner is not None:
         return inner
     opened: list[int] = []
-    for i in range(end):
+    for i in range(at):
         if toks[i].type == "LPAR":
             opened.append(i)
         elif toks[i].type == "RPAR" and opened:
             opened.pop()
     return opened[-1] if opened else None
-
-
-def likeliest_unclosed(toks: list[Token]) -> int | None:
-    """Index of the `(` most likely missing its `)` in a token stream one `)` short, or None."""
-    over = _first_overflow(toks)
-    indent = _by_indentation(toks)
-    if over is None or indent is None:
-        return indent if over is None else over
-    return over if toks[over].line <= toks[indent].line else indent  # type: ignore[operator]

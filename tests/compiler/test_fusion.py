@@ -39,7 +39,7 @@ EXPRESSIONS = [
     "(all (components (filter (cells (game vloc G)) 'X (> (size 'X) 0))) 'S (<= (size 'S) 2))",
     "(filter ((0 player) iloc HAND) 'C (or (== (cardatt RANK 'C) NINE) (== ((top (game vloc G 5)) sto MARK) 2)))",
     "(cardatt RANK (top ((0 player) iloc HAND)))",
-    "(cardatt RANK (bottom (game vloc G 2)))",
+    "(cardatt RANK (bottom (game vloc G 5)))",
     "(any player 'P (and (== (size ('P iloc HAND)) 3) (== 'P (current player))))",
     "(filter (range 1..3) 'R (any (line (cell (game vloc G) (- 'R 1) 0) E 4) 'X (> (size 'X) 0)))",
     "(size (filter (filter (cells (game vloc G)) 'X (> (size 'X) 0)) 'X (> ((top 'X) sto MARK) 0)))",
@@ -122,6 +122,7 @@ def test_uses_of_definitions_are_fused_whole(monkeypatch):
 @pytest.mark.parametrize("expr,cls", [
     ("(any (all (X) 'U (filter (game vloc G 0) 'C (== 1 1))) 'P (> ('P sto MARK) 0))", "pile-kind"),
     ("(filter (cells (game vloc G)) 'X (> ((top 'X) sto MARK) 0))", "no-card"),
+    ("(cardatt RANK (bottom (game vloc G 2)))", "no-card"),  # an empty cell: an attribute of no card
     ("(filter ((0 player) iloc HAND) 'C (> (row ((0 player) iloc HAND)) 0))", "board"),
     ("(filter (cells (game vloc G)) 'X (> (size (neighbors 'X (N, UP))) 0))", "board"),
     ("(components (all (X) 'U (game iloc STOCK)))", "board"),

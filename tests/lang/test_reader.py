@@ -335,9 +335,11 @@ def load_errors_from_path(path: Path) -> list[Diagnostic]:
 
 
 def test_unclosed_paren_is_reported_at_the_open_paren():
-    (d,) = load_errors("(game\n  (A)\n  (B)")
+    d, *rest = load_errors("(game\n  (A)\n  (B)")
     assert where(d) == (1, 1, "syntax")
     assert "never closed" in d.message
+    # the forms the file does close are checked too: (A) stands where (setup …) belongs
+    assert [where(r) for r in rest] == [(2, 3, "syntax")] and "expected (setup" in rest[0].message
 
 
 def test_unexpected_close_paren_before_anything_is_open():

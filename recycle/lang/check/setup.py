@@ -269,16 +269,22 @@ def limits_form(b: Builder, sx: SList, scope) -> A.Limits:
 
 def declare(b: Builder, sx: SList, scope):
     b.arity(sx, 3, shape="(declare <value> 'V)")
-    var = b.need_var(sx[2], sx)
-    node, t = b.guard(b.infer, sx[1], scope)
+    value, name = sx[1], sx[2]
+    if (isinstance(value, Atom) and value.kind == "VAR") and not (isinstance(name, Atom) and name.kind == "VAR"):
+        # The name written first: the caret goes on it, and the name is still bound (its uses would
+        # otherwise each report an unbound variable).
+        b.error("syntax", f"the name comes last in a declare: write (declare {to_text(name)} {value.text})", value)
+        value, name = name, value
+    var = b.need_var(name, sx)
+    node, t = b.guard(b.infer, value, scope)
     b.check_const(node)
     if var in b.declared:
         prev = b.declared[var].span
-        b.fail("scope", f"'{var} is declared twice (first at {prev.line}:{prev.column})", sx[2])
+        b.fail("scope", f"'{var} is declared twice (first at {prev.line}:{prev.column})", name)
     if t not in (T.INT, T.STR, T.BOOL, T.STRS, T.INTS, T.RULES, ANY):
         b.fail("type", "a declared value must be an Integer, String, Boolean, a name/integer list or meldrules, "
-                       f"not {article(t)}", sx[1])
-    b.declared[var] = Binding(t, sx[2].span, True)
+                       f"not {article(t)}", value)
+    b.declared[var] = Binding(t, name.span, True)
     return A.Declare(node, var, t if t is not ANY else T.INT, span=sx.span)
 
 

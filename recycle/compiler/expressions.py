@@ -192,15 +192,15 @@ def e_pid(cx: Compiler, n: A.Pid, sc):
     return cx.expr(n.player, sc)
 
 
-def cardstock_file(span) -> bool:
-    """A form written in a .rcy file, CardStock's extension, reads an attribute of no card as CardStock
-    does: "" (language spec §9.1)."""
-    return str(span.file).endswith(".rcy")
+def cardstock_file(game: A.Game, span) -> bool:
+    """A form written in a .rcy file, CardStock's extension, or in a file read in the older
+    CardStockXam dialect reads an attribute of no card as CardStock does: "" (language spec §9.1)."""
+    return game.dialect == "xam" or str(span.file).endswith(".rcy")
 
 
-def no_card_attribute(n: A.CardAtt):
+def no_card_attribute(game: A.Game, n: A.CardAtt):
     """What (cardatt A C) gives when C is no card: "" in a CardStock file, else a run-time error."""
-    if cardstock_file(n.span):
+    if cardstock_file(game, n.span):
         return lambda: ""
     pile = n.card.pile if isinstance(n.card, A.CardAt) else None
     ask = f"(> (size {show(pile)}) 0)" if pile is not None else "whether there is a card"
@@ -216,7 +216,7 @@ def e_cardatt(cx: Compiler, n: A.CardAtt, sc):
     cf = refs.card(cx, n.card, sc)
     c, a = cx.const(n.attribute, sc)
     b = sc.get(n.card.name) if type(n.card) is A.Var else None
-    none = no_card_attribute(n)
+    none = no_card_attribute(cx.game, n)
     if c and b is not None and not b[0]:
         s = b[1]
 

@@ -437,7 +437,7 @@ def _cardatt(g: _Source, n: A.CardAtt, sc) -> str:
     if not c:
         return g.call(g.cx.closure(n, sc))
     x = g.temp()
-    none = g.ref(no_card_attribute(n), "_n")
+    none = g.ref(no_card_attribute(g.cx.game, n), "_n")
     return f"({none}() if ({x} := {g.src(n.card, sc)}) is None else _catt[{x}].get({a!r}, ''))"
 
 

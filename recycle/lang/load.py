@@ -37,7 +37,8 @@ def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnosti
     if sys.getrecursionlimit() < RECURSION_ROOM:
         sys.setrecursionlimit(RECURSION_ROOM)
     forms, warnings = read_sexprs(src)
-    forms = read_dialect(forms, src.dialect, src, warnings)  # the older dialect becomes the modern forms here
+    modern = read_dialect(forms, src.dialect, src, warnings)  # the older dialect becomes the modern forms here
+    xam, forms = modern is not forms, modern
     expanded = variants.expand(src, forms, warnings)
     game, errors, warnings = check_game(src, expanded.forms, expanded.warnings, params or {}, expanded.sources)
     if errors or game is None:
@@ -48,6 +49,8 @@ def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnosti
     warnings = [*warnings, *lint(expanded.forms, src, expanded.sources)]
     if expanded.base is not None:
         game = attrs.evolve(game, base=expanded.base)
+    if xam:
+        game = attrs.evolve(game, dialect="xam")
     return game, warnings, expanded.sha256
 
 

@@ -82,3 +82,11 @@ def test_corpus_games_relying_on_cardstock_play_as_rcy(name, needs_corpus):
     assert errors[".rcy"] == []
     assert errors[".gdl"], "the .gdl reading should reach an attribute of no card in 20 games"
     assert all(e.cls == "no-card" and "(cardatt " in e.text for e in errors[".gdl"])
+
+
+@pytest.mark.parametrize("item", CASES.values(), ids=list(CASES))
+def test_in_a_file_read_as_cardstockxam_it_is_no_error(item):
+    # the older dialect is CardStock's too: its .gdl files get CardStock's "" (language spec §9.1, §27)
+    prog = compile_game(parse_game(HEAD + " " + item + TAIL, "nocard.gdl", dialect="xam"))
+    assert prog.game.dialect == "xam"
+    assert play_game(prog, 1, [RandomPlayer() for _ in range(prog.n_players)]).outcome == "completed"

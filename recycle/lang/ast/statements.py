@@ -320,3 +320,6 @@ class Game(Node):
     definitions: tuple[Define, ...] = ()
     limits: Limits | None = None
     base: str | None = attrs.field(default=None, eq=False)  # what (extends "…") named: the game is merged
+    # "xam" when the text was read in the older CardStockXam dialect: CardStock's own run-time
+    # leniencies then apply (language reference §9.1)
+    dialect: str = attrs.field(default="modern", eq=False)

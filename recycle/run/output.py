@@ -168,6 +168,12 @@ class OutFolder:
         finally:
             os.close(fd)
 
+    def rename(self, name: str, new: str) -> None:
+        """Rename the file `name` to `new`, both in this folder (a symlink in the way is refused)."""
+        self._refuse_link(name)
+        self._refuse_link(new)
+        os.replace(name, check_name(new), src_dir_fd=self.fd, dst_dir_fd=self.fd)
+
     def remove(self, name: str) -> bool:
         """Remove the entry `name` (a symlink itself, never what it points to); True when there was one."""
         try:

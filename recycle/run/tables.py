@@ -134,13 +134,14 @@ class BatchTables:
     """
 
     def __init__(self, folder: OutFolder, game: str, direction: str, identity: dict, games_asked: int,
-                 progress_doc: dict):
+                 progress_doc: dict, first: int = 0):
         self.folder = folder
         self.game = game
         self.direction = direction
         self.identity = identity
         self.games_asked = games_asked
         self.progress_doc = progress_doc
+        self.first = first  # the run of the first game (a shard's first run; 0 for a whole batch)
         self.kept = 0
         self.elapsed = 0.0
         self.sizes: dict[str, int] = {}
@@ -171,21 +172,21 @@ class BatchTables:
             tdir = self.folder.subfolder("transcripts", create=False)
             for name in tdir.names():
                 m = TRANSCRIPT_RE.fullmatch(name)
-                if (name.startswith(".") and TEMP_MARK in name) or (m and int(m.group(1)) >= self.kept):
+                if (name.startswith(".") and TEMP_MARK in name) or (m and int(m.group(1)) >= self.first + self.kept):
                     tdir.remove(name)
                 elif m:
                     self.transcripts += 1
             self.tdir = tdir
         text = self.folder.read_bytes(RECORDS).decode("utf-8")
         records = [record_from_json(line) for line in text.splitlines()]
-        if len(records) != self.kept or any(r.run != i for i, r in enumerate(records)):
+        if len(records) != self.kept or any(r.run != self.first + i for i, r in enumerate(records)):
             raise OutputError(f"{self.folder.path / RECORDS}: does not hold the {self.kept} games recorded as kept")
         return records
 
     def add(self, r: RunRecord) -> None:
         """The next game in run order (written now for its transcript, at the next commit for its rows)."""
-        if r.run != self.kept:
-            raise ValueError(f"run {r.run} added after {self.kept} games")
+        if r.run != self.first + self.kept:
+            raise ValueError(f"run {r.run} added after {self.kept} games from run {self.first}")
         for name, rows in table_rows(self.game, r, self.direction).items():
             self.buf[name].write(csv_text(rows))
         self.buf[RECORDS].write(record_json(r) + "\n")
@@ -229,10 +230,14 @@ class BatchTables:
             names += [f"transcripts/{transcript_name(r)}" for r in runs]
         return names
 
-    def finish(self) -> None:
-        """The batch is complete and summary.json written: the resume journal goes."""
+    def finish(self, keep_records: str | None = None) -> None:
+        """The batch is complete and summary.json written: the resume journal goes (with `keep_records`,
+        the records journal stays under that name: a shard's, for `recycle merge`)."""
         self.folder.remove(STATE)
-        self.folder.remove(RECORDS)
+        if keep_records is not None:
+            self.folder.rename(RECORDS, keep_records)
+        else:
+            self.folder.remove(RECORDS)
         self.folder.sync()
 
     def close(self) -> None:

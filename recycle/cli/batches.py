@@ -19,12 +19,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import UsageError
 from ..lang import library
-from ..run.batch import Backend, BatchSpec, WorkerDied, iter_batch, new_seed, parse_lineup
+from ..run.batch import BatchSpec, WorkerDied, new_seed, parse_lineup
 from ..run.output import TEMP_MARK, OutFolder, OutputError
+from ..run.raybatch import Backend, iter_runs, require_ray
 from ..run.records import RunRecord
 from ..run.session import GameSession
 from ..run.tables import RECORDS, STATE, TRANSCRIPT_RE, BatchTables, read_state
 from ..run.timing import warn_if_long
+from .memory import current_ceiling_mb
 
 
 def batch_backend(args: argparse.Namespace) -> Backend | None:
@@ -34,10 +36,8 @@ def batch_backend(args: argparse.Namespace) -> Backend | None:
         raise UsageError("--address joins a Ray cluster: give it with --backend ray")
     if kind != "ray":
         return None
-    from ..run.raybatch import require_ray
-
     require_ray()
-    return Backend("ray", address)
+    return Backend("ray", address, current_ceiling_mb())
 
 
 def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
@@ -289,7 +289,7 @@ def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, k
             task = prog.add_task(label or sess.name, total=len(runs), completed=len(kept))
             advance = lambda: prog.advance(task, 1)  # noqa: E731
         backend = batch_backend(args)
-        it = iter_batch(spec, todo, args.jobs, sess, stop=stopper.stopped, backend=backend)
+        it = iter_runs(spec, todo, args.jobs, sess, stop=stopper.stopped, backend=backend)
         try:
             while True:
                 stopper.may_raise = args.jobs == 1 and backend is None  # the game is played here

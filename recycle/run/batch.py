@@ -61,15 +61,6 @@ def parse_lineup(text: str | None, n_players: int) -> list[str]:
 
 
 @attrs.frozen
-class Backend:
-    """Where the games of a batch are played: `local` processes (--jobs), or a `ray` cluster
-    (started locally with --jobs CPUs, or joined at `address`)."""
-
-    kind: str = "local"
-    address: str | None = None
-
-
-@attrs.frozen
 class BatchSpec:
     """Everything a worker needs to play runs of a batch (picklable)."""
 
@@ -189,8 +180,7 @@ class _Worker:
 
 
 def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession | None = None,
-               stop: Callable[[], bool] | None = None,
-               backend: Backend | None = None) -> Generator[RunRecord, None, None]:
+               stop: Callable[[], bool] | None = None) -> Generator[RunRecord, None, None]:
     """Play the runs `runs` in `jobs` processes, yielding each record in run order as soon as it and
     every run before it are done (chunks finished out of order wait in a bounded buffer).
 
@@ -199,17 +189,10 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
     WorkerDied after the records in order before its chunk.  Leaving the generator early (break,
     an exception) ends the workers too: none is left behind.  Each worker has its own pipe, so a
     worker killed in the middle of sending its results cannot block the others or the parent.
-    With a Ray `backend`, the runs are played on its cluster instead (recycle.run.raybatch), in the
-    same order with the same records.
     """
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     sess = session if session is not None else GameSession.open(spec.game_path, spec.params)
-    if backend is not None and backend.kind == "ray":
-        from .raybatch import iter_ray
-
-        yield from iter_ray([(spec, r) for r in runs], sess, jobs, backend.address, stop)
-        return
     if jobs == 1 or len(runs) <= 1:
         for r in runs:
             if stop is not None and stop():
@@ -308,7 +291,7 @@ def _end_workers(workers: list[_Worker]) -> None:
 
 
 def run_batch(spec: BatchSpec, n: int, jobs: int = 1, progress: Callable[[int], None] | None = None,
-              session: GameSession | None = None, backend: Backend | None = None) -> list[RunRecord]:
+              session: GameSession | None = None) -> list[RunRecord]:
     """Play runs 0..n-1, in `jobs` processes; records come back in run order.
 
     `session` is the game opened for this spec (opened from `spec.game_path` when not given).
@@ -316,7 +299,7 @@ def run_batch(spec: BatchSpec, n: int, jobs: int = 1, progress: Callable[[int], 
     if n < 0:
         raise UsageError("the number of games must be at least 0")
     records: list[RunRecord] = []
-    for rec in iter_batch(spec, range(n), jobs, session, backend=backend):
+    for rec in iter_batch(spec, range(n), jobs, session):
         records.append(rec)
         if progress:
             progress(1)

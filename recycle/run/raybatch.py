@@ -19,24 +19,52 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable, Generator, Sequence
+from pathlib import Path
+from types import ModuleType
+
+import attrs
+
+from ..errors import UsageError
+from .batch import BatchSpec, WorkerDied, iter_batch, play_run
+from .records import RunRecord
+from .session import GameSession
 
 try:
     import resource
 except ImportError:  # pragma: no cover - not on POSIX: no ceiling
     resource = None  # type: ignore[assignment]
-from collections.abc import Callable, Generator, Sequence
-from pathlib import Path
-from types import ModuleType
-
-from ..cli.memory import current_ceiling_mb, set_memory_ceiling
-from ..errors import UsageError
-from .batch import BatchSpec, WorkerDied, play_run
-from .records import RunRecord
-from .session import GameSession
 
 RAY_MISSING = "--backend ray needs Ray, the optional extra [ray]: pip install 'recycle[ray]'"
 RETRIES = 3  # restarts of a lost actor, and retries of the chunk it was playing
 WINDOW_PER_WORKER = 4  # chunks sent or finished out of order, per worker, at most
+
+
+@attrs.frozen
+class Backend:
+    """Where the games of a batch are played: `local` processes (--jobs), or a `ray` cluster (started
+    locally with --jobs CPUs, or joined at `address`); `memory_mb`: the --max-memory ceiling of each worker."""
+
+    kind: str = "local"
+    address: str | None = None
+    memory_mb: int | None = None
+
+
+def iter_runs(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession | None = None,
+              stop: Callable[[], bool] | None = None,
+              backend: Backend | None = None) -> Generator[RunRecord, None, None]:
+    """recycle.run.batch.iter_batch on the given backend: the same records, in run order."""
+    if backend is None or backend.kind == "local":
+        yield from iter_batch(spec, runs, jobs, session, stop)
+        return
+    sess = session if session is not None else GameSession.open(spec.game_path, spec.params)
+    yield from iter_ray([(spec, r) for r in runs], sess, jobs, backend.address, stop, backend.memory_mb)
+
+
+def run_batch_on(backend: Backend | None, spec: BatchSpec, n: int, jobs: int = 1,
+                 session: GameSession | None = None) -> list[RunRecord]:
+    """recycle.run.batch.run_batch on the given backend: runs 0..n-1, their records in run order."""
+    return list(iter_runs(spec, range(n), jobs, session, backend=backend))
 
 
 def require_ray() -> ModuleType:
@@ -56,8 +84,12 @@ def _actor_class(ray: ModuleType):
     @ray.remote(num_cpus=1, max_restarts=RETRIES, max_task_retries=RETRIES)
     class Player:
         def __init__(self, source, params: dict, memory_mb: int | None):
-            if memory_mb:  # the command's --max-memory, per worker, on top of what Ray's worker has reserved
-                set_memory_ceiling(memory_mb + _address_space_mb())
+            if memory_mb and resource is not None:
+                # the command's --max-memory, per worker, on top of what Ray's worker has reserved already
+                want = (memory_mb + _address_space_mb()) * 1024 * 1024
+                _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+                resource.setrlimit(resource.RLIMIT_AS, (want if hard == resource.RLIM_INFINITY else min(want, hard),
+                                                        hard))
             self.sess = GameSession.from_source(source, params)
 
         def play(self, tasks: list[tuple[BatchSpec, int]]) -> list[RunRecord]:
@@ -101,12 +133,12 @@ def _connect(ray: ModuleType, jobs: int, address: str | None) -> bool:
 
 
 def iter_ray(tasks: Sequence[tuple[BatchSpec, int]], sess: GameSession, jobs: int = 1, address: str | None = None,
-             stop: Callable[[], bool] | None = None) -> Generator[RunRecord, None, None]:
+             stop: Callable[[], bool] | None = None,
+             memory_mb: int | None = None) -> Generator[RunRecord, None, None]:
     """Play `tasks` (spec, run) on Ray, yielding each record in task order as soon as it and every task
     before it are done.  `jobs` workers on a local cluster this starts; with `address`, one worker per CPU
     of the cluster.  `stop()` is asked at least every 0.1 s; leaving early ends the actors."""
     ray = require_ray()
-    memory_mb = current_ceiling_mb()
     started = _connect(ray, jobs, address)
     actors: list = []
     try:

@@ -36,6 +36,7 @@ from ..errors import UsageError
 from ..version import __version__
 from . import batch
 from .batch import BatchSpec, play_run
+from .raybatch import Backend, iter_ray
 from .records import RunRecord
 from .session import GameSession
 
@@ -143,13 +144,11 @@ def _play_one(args: tuple[BatchSpec, int]) -> RunRecord:
 
 
 def play(sess: GameSession, base: BatchSpec, todo: Sequence[Scheduled], jobs: int = 1,
-         backend: batch.Backend | None = None) -> Iterator[RunRecord]:
+         backend: Backend | None = None) -> Iterator[RunRecord]:
     """Play the scheduled games, yielding their records in schedule order (in `jobs` processes, or on Ray)."""
     specs = [(attrs.evolve(base, lineup=g.lineup), g.game) for g in todo]
     if backend is not None and backend.kind == "ray":
-        from .raybatch import iter_ray
-
-        yield from iter_ray(specs, sess, jobs, backend.address)
+        yield from iter_ray(specs, sess, jobs, backend.address, memory_mb=backend.memory_mb)
         return
     if jobs == 1 or len(specs) <= 1:
         for spec, g in specs:
@@ -197,7 +196,7 @@ class Tournament:
 
 def run_tournament(sess: GameSession, t: Tournament, out: Path | None, jobs: int = 1, resume: bool = False,
                    progress: Callable[[int], None] | None = None,
-                   backend: batch.Backend | None = None) -> dict[int, list[dict]]:
+                   backend: Backend | None = None) -> dict[int, list[dict]]:
     """Play what is missing and return every game's rows (as games.csv has them), appending to out/games.csv."""
     plan = t.schedule()
     done: dict[int, list[dict]] = {}

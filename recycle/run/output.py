@@ -140,6 +140,21 @@ class OutFolder:
                 os.unlink(tmp, dir_fd=self.fd)
             raise
 
+    def write_new(self, name: str, data: bytes | str) -> None:
+        """Write a whole file in place (created or truncated, no temporary file): for files a journal
+        names only once they are complete (the transcripts of a batch, recycle.run.tables)."""
+        self._refuse_link(name)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC, 0o666, dir_fd=self.fd)
+        try:
+            view = memoryview(data)
+            while view:
+                k = os.write(fd, view)
+                view = view[k:]
+        finally:
+            os.close(fd)
+
     def append(self, name: str, data: bytes, sync: bool = False) -> int:
         """Append to `name` (created if missing); returns the file's size afterwards."""
         self._refuse_link(name)

@@ -65,11 +65,16 @@ def table_rows(game: str, r: RunRecord, direction: str) -> dict[str, list[list]]
 HEADERS = {"games.csv": GAMES_HEADER, "decisions.csv": DECISIONS_HEADER, "results.csv": RESULTS_HEADER}
 
 
+def _cells(row: list) -> list:
+    """A row's cells: ints and strings as they are (the csv module writes them as str() would), the rest
+    through _cell (the common cells of the tables skip its tests: most rows are all ints and strings)."""
+    return [v if type(v) is int or type(v) is str else _cell(v) for v in row]
+
+
 def csv_text(rows: Iterable[list]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    for row in rows:
-        w.writerow([_cell(v) for v in row])
+    w.writerows(map(_cells, rows))
     return buf.getvalue()
 
 
@@ -110,6 +115,9 @@ STATE = ".recycle-resume.json"       # what was committed: games kept, file size
 RECORDS = ".recycle-records.jsonl"   # one JSON record per kept game (what the summaries are computed from)
 JOURNALED = (*TABLES, RECORDS)
 COMMIT_EVERY_S = 0.5
+# A commit fsyncs every table: on a slow or busy disk one takes long, and commits are then spaced so
+# that they take at most 1/COMMIT_SHARE of the batch's time (a kill loses at most that much more play).
+COMMIT_SHARE = 10
 
 
 def record_json(r: RunRecord) -> str:
@@ -146,9 +154,11 @@ class BatchTables:
         self.elapsed = 0.0
         self.sizes: dict[str, int] = {}
         self.buf = {name: io.StringIO() for name in JOURNALED}
+        self.writers = {name: csv.writer(self.buf[name], lineterminator="\n") for name in TABLES}
         self.tdir: OutFolder | None = None
         self.transcripts = 0
         self._last_commit = time.monotonic()
+        self._commit_s = 0.0  # how long the last commit took
 
     def start(self) -> None:
         """A fresh batch: the tables with their headers only, an empty journal, STATE at 0 games."""
@@ -188,30 +198,36 @@ class BatchTables:
         if r.run != self.first + self.kept:
             raise ValueError(f"run {r.run} added after {self.kept} games from run {self.first}")
         for name, rows in table_rows(self.game, r, self.direction).items():
-            self.buf[name].write(csv_text(rows))
+            self.writers[name].writerows(map(_cells, rows))
         self.buf[RECORDS].write(record_json(r) + "\n")
         if r.transcript:
             if self.tdir is None:
                 self.tdir = self.folder.subfolder("transcripts")
-            self.tdir.write_atomic(transcript_name(r.run), transcript_text(r.transcript))
+            # written in place, not through a temporary file: until the next commit names this game kept,
+            # resume() removes its transcript, so a write cut by a kill is never kept
+            self.tdir.write_new(transcript_name(r.run), transcript_text(r.transcript))
             self.transcripts += 1
         self.kept += 1
 
     def due(self) -> bool:
-        return time.monotonic() - self._last_commit >= COMMIT_EVERY_S
+        return time.monotonic() - self._last_commit >= max(COMMIT_EVERY_S, COMMIT_SHARE * self._commit_s)
 
     def commit(self, elapsed: float) -> None:
         """Append the buffered rows (fsynced), then record the new sizes in STATE (atomically)."""
+        t0 = time.monotonic()
         for name in JOURNALED:
             data = self.buf[name].getvalue().encode("utf-8")
             if data:
                 self.sizes[name] = self.folder.append(name, data, sync=True)
             self.buf[name] = io.StringIO()
+            if name in self.writers:
+                self.writers[name] = csv.writer(self.buf[name], lineterminator="\n")
         if self.tdir is not None:
             self.tdir.sync()
         self.elapsed = elapsed
         self._write_state()
         self._last_commit = time.monotonic()
+        self._commit_s = self._last_commit - t0
 
     def _write_state(self) -> None:
         state = {"format": "recycle-resume", "version": 1, "identity": self.identity,

@@ -19,13 +19,17 @@ from .transcript import dumps
 
 
 class _Recorder:
-    """Counts moves and turns of the real game and keeps its events at level `full`."""
+    """Counts moves and turns of the real game and keeps its events at level `full`.
 
-    __slots__ = ("events", "keep", "moves", "turns", "wants_text")
+    Below `full` only decisions and the end are kept: the engine then counts moves and turns on this
+    recorder itself without building their events (`counts_only`, engine.recording.CountingSink)."""
+
+    __slots__ = ("counts_only", "events", "keep", "moves", "turns", "wants_text")
 
     def __init__(self, keep: bool):
         self.keep = keep
         self.wants_text = keep
+        self.counts_only = not keep
         self.events: list = []
         self.moves = 0
         self.turns = 0

@@ -8,6 +8,7 @@ import json
 import re
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -156,6 +157,10 @@ class BatchTables:
         self.buf = {name: io.StringIO() for name in JOURNALED}
         self.writers = {name: csv.writer(self.buf[name], lineterminator="\n") for name in TABLES}
         self.tdir: OutFolder | None = None
+        # transcripts are written by one thread while the games go on (creating a file costs about as
+        # much as playing a short game); a commit waits for them before it names their games kept
+        self._writer: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
         self.transcripts = 0
         self._last_commit = time.monotonic()
         self._commit_s = 0.0  # how long the last commit took
@@ -205,7 +210,10 @@ class BatchTables:
                 self.tdir = self.folder.subfolder("transcripts")
             # written in place, not through a temporary file: until the next commit names this game kept,
             # resume() removes its transcript, so a write cut by a kill is never kept
-            self.tdir.write_new(transcript_name(r.run), transcript_text(r.transcript))
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(1, thread_name_prefix="recycle-transcripts")
+            self._pending.append(self._writer.submit(self.tdir.write_new, transcript_name(r.run),
+                                                     transcript_text(r.transcript)))
             self.transcripts += 1
         self.kept += 1
 
@@ -215,6 +223,7 @@ class BatchTables:
     def commit(self, elapsed: float) -> None:
         """Append the buffered rows (fsynced), then record the new sizes in STATE (atomically)."""
         t0 = time.monotonic()
+        self._wait_transcripts()
         for name in JOURNALED:
             data = self.buf[name].getvalue().encode("utf-8")
             if data:
@@ -240,6 +249,7 @@ class BatchTables:
 
     def files(self) -> list[str]:
         """The files written, for summary.json (transcripts in run order)."""
+        self._wait_transcripts()
         names = list(TABLES)
         if self.tdir is not None:
             runs = sorted(int(m.group(1)) for n in self.tdir.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
@@ -256,7 +266,16 @@ class BatchTables:
             self.folder.remove(RECORDS)
         self.folder.sync()
 
+    def _wait_transcripts(self) -> None:
+        """Every transcript handed to the writer is written (its error, if one failed, raised here)."""
+        pending, self._pending = self._pending, []
+        for f in pending:
+            f.result()
+
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
         if self.tdir is not None:
             self.tdir.close()
 

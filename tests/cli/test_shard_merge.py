@@ -157,3 +157,13 @@ def test_shard_needs_an_out_folder_and_a_valid_index(capsys):
     for bad in ("2/2", "1", "a/b", "-1/3"):
         assert main(["run", DEAL_N, "-n", "4", f"--shard={bad}", "--out", "x"]) == 2
         assert "give I/K with 0 <= I < K" in capsys.readouterr().err
+
+
+def test_more_shards_than_games_leaves_empty_shards_that_merge_too(tmp_path):
+    assert run(tmp_path / "whole", n=2) == 0
+    dirs = [tmp_path / f"s{i}" for i in range(3)]
+    for i, d in enumerate(dirs):
+        assert run(d, "--shard", f"{i}/3", n=2) == 0
+    assert json.loads((dirs[0] / "summary.json").read_text())["shard"]["runs"] == [0, 0]  # no game
+    assert main(["merge", str(tmp_path / "m"), *map(str, dirs)]) == 0
+    assert files(tmp_path / "m") == files(tmp_path / "whole")

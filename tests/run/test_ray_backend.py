@@ -1,7 +1,8 @@
 """`--backend ray` (issue 16): a 2-worker local Ray cluster started by `recycle run` writes the folder
 `--jobs 1` writes, byte for byte (summary.json's timing aside); without the extra, one line and exit 2.
 
-The cluster test runs `recycle run` in a child process (Ray starts its own processes and threads: they
+A third test kills a Ray worker in the middle of a batch: its chunk is retried, the files unchanged.
+The cluster tests run `recycle run` in a child process (Ray starts its own processes and threads: they
 stay out of the test process) and skips when Ray is not installed (CI installs the extra [ray]).
 Starting Ray takes a few seconds: one command plays all of it, a tournament another.
 """
@@ -9,8 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +95,44 @@ def test_without_the_extra_backend_ray_says_so_in_one_line(monkeypatch, capsys, 
 def test_address_without_backend_ray_is_refused(capsys):
     assert main(["run", DEAL_N, "-n", "3", "--address", "10.0.0.1:6379"]) == 2
     assert "--address joins a Ray cluster: give it with --backend ray" in capsys.readouterr().err
+
+
+@needs_ray
+def test_a_lost_ray_worker_has_its_chunk_played_again(tmp_path):
+    """SIGKILL one actor in the middle of the batch: Ray restarts it, the chunk is played again, and the
+    files are still those of the local backend."""
+    if shutil.which("ps") is None:
+        pytest.skip("needs ps to find Ray's worker processes")
+    n = "600"
+    game = str(REPO / "games" / "block_rummy.gdl")
+    argv = ["run", game, "-n", n, "--seed", "5", "-q", "--transcripts", "none"]
+    on_ray, local = tmp_path / "ray", tmp_path / "local"
+    path = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
+    proc = subprocess.Popen([sys.executable, "-m", "recycle", *argv, "--out", str(on_ray), "--backend", "ray",
+                             "--jobs", "2"], env={**os.environ, "PYTHONPATH": path}, cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    killed = None
+    try:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            summary = on_ray / "summary.json"
+            try:
+                kept = json.loads(summary.read_text())["games_kept"] if summary.exists() else 0
+            except ValueError:  # being replaced
+                continue
+            actors = [int(line.split()[0]) for line in subprocess.run(
+                ["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout.splitlines()
+                if "ray::Player" in line]
+            if kept > 0 and actors:
+                os.kill(actors[0], signal.SIGKILL)
+                killed = actors[0]
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if killed is None:
+        pytest.skip("the batch ended before a worker could be killed (a fast machine)")
+    assert proc.returncode == 0, err
+    assert main([*argv, "--out", str(local), "--jobs", "2"]) == 0
+    assert files(on_ray) == files(local)

@@ -1,10 +1,10 @@
 """`--backend ray` (issue 16): a 2-worker local Ray cluster started by `recycle run` writes the folder
 `--jobs 1` writes, byte for byte (summary.json's timing aside); without the extra, one line and exit 2.
 
-A third test kills a Ray worker in the middle of a batch: its chunk is retried, the files unchanged.
-The cluster tests run `recycle run` in a child process (Ray starts its own processes and threads: they
-stay out of the test process) and skips when Ray is not installed (CI installs the extra [ray]).
-Starting Ray takes a few seconds: one command plays all of it, a tournament another.
+A tournament on Ray gives the games of one job, and a Ray worker killed in the middle of a batch has
+its chunk played again, the files unchanged.  The cluster tests run the command in a child process
+(Ray starts its own processes and threads: they stay out of the test process) and skip when Ray is
+not installed (CI installs the extra [ray]).  Starting Ray takes a few seconds each time.
 """
 from __future__ import annotations
 

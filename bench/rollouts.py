@@ -10,7 +10,8 @@ on one core:
 * engine: the raw engine, `play_game(prog, seed, [RandomPlayer()…])` with no recorder, the
   program compiled once (what an AI rollout or a tight loop costs);
 * run:    the `recycle run` path, `batch.play_run` (GameSession.play with its recorder, which
-  builds an event for every move and keeps the decision rows), transcripts off;
+  counts moves and turns, keeps the decision rows and builds the record), transcripts off; the
+  column "run ÷ engine" is their ratio (issue 16 asks for at least 0.8);
 
 each for S seconds (default 5; at least one game) or exactly N games, after one warm-up game.
 Games are seeded as in a batch (run i: derive(seed, "game", i)).  The table shows the ratio of
@@ -87,6 +88,7 @@ def bench_game(path: Path, name: str, args) -> dict:
     cs = row["cardstock_games_per_s"]
     row["vs_cardstock"] = row["engine"]["games_per_s"] / cs if cs else None
     row["run_vs_cardstock"] = row["run"]["games_per_s"] / cs if cs else None
+    row["run_vs_engine"] = row["run"]["games_per_s"] / row["engine"]["games_per_s"]  # issue 16: at least 0.8
     if args.jobs > 1:
         row["pool"] = bench_pool(spec, args, row["run"]["games_per_s"])
     return row
@@ -146,7 +148,7 @@ def print_tables(rows: list[dict], baseline: dict | None, args) -> None:
     con = Console(width=None if sys.stdout.isatty() else 150)
     how = f"{args.games} games" if args.games is not None else f"{args.seconds:g} s"
     t = Table(title=f"Random-player rollouts on one core ({how} per game and path)")
-    cols = ["game", "dec/game", "engine games/s", "engine dec/s", "run games/s", "run dec/s",
+    cols = ["game", "dec/game", "engine games/s", "engine dec/s", "run games/s", "run dec/s", "run ÷ engine",
             "CardStock games/s", "× CardStock", "× baseline"]
     for c in cols:
         t.add_column(c, justify="left" if c == "game" else "right")
@@ -158,7 +160,8 @@ def print_tables(rows: list[dict], baseline: dict | None, args) -> None:
         b = base.get(r["game"], {}).get("engine_games_per_s")
         t.add_row(short(r["game"]), _f(r["decisions_per_game"]), _f(r["engine"]["games_per_s"]),
                   _f(r["engine"]["decisions_per_s"], 0), _f(r["run"]["games_per_s"]),
-                  _f(r["run"]["decisions_per_s"], 0), _f(r["cardstock_games_per_s"]), ratio_s,
+                  _f(r["run"]["decisions_per_s"], 0), f"{r['run_vs_engine']:.2f}", _f(r["cardstock_games_per_s"]),
+                  ratio_s,
                   "—" if not b else f"{r['engine']['games_per_s'] / b:.2f}")
     con.print(t)
     con.print(f"engine: play_game with RandomPlayer, no recorder; run: the `recycle run` path (batch.play_run, "

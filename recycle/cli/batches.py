@@ -19,16 +19,30 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import UsageError
 from ..lang import library
-from ..run.batch import BatchSpec, WorkerDied, iter_batch, new_seed, parse_lineup
+from ..run.batch import BatchSpec, WorkerDied, new_seed, parse_lineup
 from ..run.output import TEMP_MARK, OutFolder, OutputError
+from ..run.raybatch import Backend, iter_runs, require_ray
 from ..run.records import RunRecord
 from ..run.session import GameSession
 from ..run.tables import RECORDS, STATE, TRANSCRIPT_RE, BatchTables, read_state
 from ..run.timing import warn_if_long
+from .memory import current_ceiling_mb
+
+
+def batch_backend(args: argparse.Namespace) -> Backend | None:
+    """The Ray backend of --backend ray [--address] (checked: Ray must be installed), None for local processes."""
+    kind, address = getattr(args, "backend", "local"), getattr(args, "address", None)
+    if address is not None and kind != "ray":
+        raise UsageError("--address joins a Ray cluster: give it with --backend ray")
+    if kind != "ray":
+        return None
+    require_ray()
+    return Backend("ray", address, current_ceiling_mb())
 
 
 def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     """Resolve the game, open a session (load errors are the user's) and build the batch spec."""
+    batch_backend(args)  # a missing extra is said before anything is read or played
     path = library.resolve(args.game)
     params = dict(args.param)
     sess = GameSession.open(path, params, args.dialect)
@@ -229,7 +243,7 @@ WHAT = {"game_sha256": "game file (its SHA-256 differs)", "params": "--param", "
         "max_options": "--max-options",
         "transcripts": "--transcripts", "rotate": "--rotate", "ai_budget": "--ai-budget", "estimates": "player kinds",
         "ai": "--ai",
-        "game": "game"}
+        "game": "game", "shard": "--shard"}
 
 
 def check_identity(out: Path, state: dict, ident: dict) -> None:
@@ -254,27 +268,31 @@ def recorded_seed(out: Path | None) -> int | None:
 
 def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, kept: list[RunRecord],
                  tables: BatchTables | None, on_record: Callable[[RunRecord], None] | None = None,
-                 label: str | None = None) -> Outcome:
+                 label: str | None = None, runs: range | None = None) -> Outcome:
     """Play the runs after `kept` up to args.n, adding each finished game to `tables` in run order and
     committing them from time to time; SIGINT/SIGTERM or a dying worker end it early, keeping every
-    game finished in order.  `on_record` sees each record before it is written."""
+    game finished in order.  `on_record` sees each record before it is written.  `runs`: the runs of
+    this batch (a shard's block), all of 0..args.n-1 by default."""
+    runs = range(args.n) if runs is None else runs
+    todo = range(runs.start + len(kept), runs.stop)
     records = list(kept)
     base = tables.elapsed if tables is not None else 0.0
-    warn_if_long(sess, [spec.lineup] * max(args.n - len(kept), 0), spec.ai_budget, spec.move_time, args.jobs)
+    warn_if_long(sess, [spec.lineup] * len(todo), spec.ai_budget, spec.move_time, args.jobs)
     t0 = time.perf_counter()
     outcome = Outcome(records, base)
-    show = not (args.quiet or args.json) and args.n > len(kept) and sys.stderr.isatty()
+    show = not (args.quiet or args.json) and len(todo) > 0 and sys.stderr.isatty()
     with Stopper() as stopper, ExitStack() as stack:
         advance: Callable[[], None] = lambda: None  # noqa: E731
         if show:
             prog = stack.enter_context(Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                                 MofNCompleteColumn(), TimeRemainingColumn(), transient=True))
-            task = prog.add_task(label or sess.name, total=args.n, completed=len(kept))
+            task = prog.add_task(label or sess.name, total=len(runs), completed=len(kept))
             advance = lambda: prog.advance(task, 1)  # noqa: E731
-        it = iter_batch(spec, range(len(kept), args.n), args.jobs, sess, stop=stopper.stopped)
+        backend = batch_backend(args)
+        it = iter_runs(spec, todo, args.jobs, sess, stop=stopper.stopped, backend=backend)
         try:
             while True:
-                stopper.may_raise = args.jobs == 1
+                stopper.may_raise = args.jobs == 1 and backend is None  # the game is played here
                 try:
                     rec = next(it)
                 except StopIteration:

@@ -16,14 +16,14 @@ from typing import NoReturn
 
 from ..errors import InternalError, RecycleError, UsageError
 from ..version import __version__
-from . import check, flow, games, lsp, new, play, replay, run, stats, tournament, view
+from . import check, flow, games, lsp, merge, new, play, replay, run, stats, tournament, view
 from .memory import ceiling_message, restore_memory_ceiling, set_memory_ceiling
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 EXIT_PIPE = 128 + 13  # SIGPIPE
 
 # In the order `recycle --help` lists them.
-COMMANDS = (check, run, replay, view, games, play, flow, stats, tournament, new, lsp)
+COMMANDS = (check, run, merge, replay, view, games, play, flow, stats, tournament, new, lsp)
 
 
 class _Parser(argparse.ArgumentParser):

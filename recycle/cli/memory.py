@@ -13,7 +13,7 @@ try:
 except ImportError:  # pragma: no cover - not on POSIX: no ceiling
     resource = None  # type: ignore[assignment]
 
-__all__ = ["ceiling_message", "restore_memory_ceiling", "set_memory_ceiling"]
+__all__ = ["ceiling_message", "current_ceiling_mb", "restore_memory_ceiling", "set_memory_ceiling"]
 
 _SET: list[int] = []  # the ceiling set by this process, in MB
 
@@ -41,6 +41,14 @@ def restore_memory_ceiling(old: tuple[int, int] | None) -> None:
     (tests, a notebook) leaves that process as it found it."""
     if old is not None and resource is not None:
         resource.setrlimit(resource.RLIMIT_AS, old)
+
+
+def current_ceiling_mb() -> int | None:
+    """The ceiling this process set last, in MB (None: none set), for workers that do not inherit it (Ray's)."""
+    if not _SET or resource is None:
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    return _SET[-1] if soft != resource.RLIM_INFINITY else None
 
 
 def ceiling_message() -> str:

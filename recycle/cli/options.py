@@ -105,6 +105,24 @@ def add_memory_option(p: argparse.ArgumentParser) -> None:
                         "0 for none)")
 
 
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """--backend local|ray and --address (docs/scaling.md)."""
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the games are played: local worker processes (default), or a Ray cluster "
+                        "(the extra [ray]; results identical to --jobs 1)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: join the Ray cluster at ADDR (e.g. 10.0.0.1:6379, or auto) instead "
+                        "of starting a local one with --jobs CPUs")
+
+
+def shard(text: str) -> tuple[int, int]:
+    """An argparse type: I/K with 0 <= I < K."""
+    i, sep, k = text.partition("/")
+    if not sep or not i.strip().isdigit() or not k.strip().isdigit() or not 0 <= int(i) < int(k):
+        raise argparse.ArgumentTypeError(f"{text!r}: give I/K with 0 <= I < K, e.g. 0/4")
+    return int(i), int(k)
+
+
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     """The options of every command that plays a batch: run, stats."""
     add_game_argument(p)
@@ -116,6 +134,7 @@ def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     add_param_option(p)
     p.add_argument("--jobs", type=jobs, default=1,
                    help="worker processes, at most the number of CPUs (results identical to --jobs 1)")
+    add_backend_options(p)
     add_limit_options(p)
     p.add_argument("--max-options", type=positive, metavar="N",
                    help="option limit of one decision (default: the game's (limits …), else 100,000)")

@@ -22,7 +22,7 @@ from .batches import (
     run_identity,
     stream_batch,
 )
-from .options import SEED_HELP, add_ai_options, add_batch_options
+from .options import SEED_HELP, add_ai_options, add_batch_options, shard
 
 
 def register(sub) -> None:
@@ -34,6 +34,10 @@ def register(sub) -> None:
                        "summary.json says whether the run is complete, and --resume finishes it, byte for byte as "
                        "an uninterrupted run. A --out folder that is not empty is refused unless --force.")
     add_batch_options(r, 100)
+    r.add_argument("--shard", type=shard, metavar="I/K",
+                   help="play only shard I of K (0 <= I < K), the contiguous block of runs I*N//K .. (I+1)*N//K-1 "
+                        "of the N games, into a --out folder marked as that shard; `recycle merge` combines the K "
+                        "shard folders into the folder one run of the N games would have written (docs/scaling.md)")
     add_ai_options(r)
     add_output_options(r, "run")
     r.set_defaults(func=cmd_run)
@@ -110,18 +114,35 @@ def print_run_table(summary: dict) -> None:
         con.print(e["error"], markup=False, highlight=False, soft_wrap=True)
 
 
+SHARD_RECORDS = "shard-records.jsonl"  # a shard's records (one JSON object per game), read by `recycle merge`
+
+
+def shard_runs(n: int, shard: tuple[int, int] | None) -> range:
+    """The runs of shard I of K of n games: the contiguous block I*n//K .. (I+1)*n//K - 1 (all runs without one)."""
+    if shard is None:
+        return range(n)
+    i, k = shard
+    return range(i * n // k, (i + 1) * n // k)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     if args.out is None and (args.resume or args.force):
         raise UsageError("--resume and --force apply to an --out folder: give --out DIR")
     if args.resume and args.seed is None:
         args.seed = recorded_seed(args.out)
+    if args.shard is not None and args.out is None:
+        raise UsageError("--shard writes a shard folder for `recycle merge`: give --out DIR")
     sess, spec = open_batch(args)
+    runs = shard_runs(args.n, args.shard)
     folder, tables, kept = None, None, []
     if args.out is not None:
-        folder, state = open_out(args.out, args, "run", RUN_FILES)
+        folder, state = open_out(args.out, args, "run", (*RUN_FILES, SHARD_RECORDS))
         ident = run_identity("run", sess, spec, args.n)
+        if args.shard is not None:
+            ident["shard"] = list(args.shard)
         tables = BatchTables(folder, sess.name, sess.prog.direction, ident, args.n,
-                             {"format": "recycle-run", "version": 1, "game": sess.name, "seed": spec.seed})
+                             {"format": "recycle-run", "version": 1, "game": sess.name, "seed": spec.seed},
+                             first=runs.start)
         try:
             if state is not None:
                 check_identity(args.out, state, ident)
@@ -131,11 +152,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageError(f"--out {args.out}: cannot write the results ({e.strerror or e})") from None
     if not args.json:
-        print(f"{sess.name}: {args.n} games, seed {spec.seed}, players {' '.join(spec.lineup)}"
+        print(f"{sess.name}: {args.n} games"
+              + (f" (shard {args.shard[0]}/{args.shard[1]}: runs {runs.start}..{runs.stop - 1})" if args.shard else "")
+              + f", seed {spec.seed}, players {' '.join(spec.lineup)}"
               + (f", {args.jobs} jobs" if args.jobs > 1 else "")
               + (f"; resuming after {len(kept)} kept games" if args.resume else ""), file=sys.stderr)
     try:
-        outcome = stream_batch(sess, spec, args, kept, tables)
+        outcome = stream_batch(sess, spec, args, kept, tables, runs=runs)
         records, elapsed = outcome.records, outcome.elapsed
         summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed,
                               sess.prog.direction)
@@ -154,9 +177,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                            "decisions_per_s": summary["decisions_per_s"], "jobs": args.jobs},
                 "files": [*tables.files(), "summary.json"],
             }
+            if args.shard is not None:
+                # what `recycle merge` checks and needs: which runs, of which batch (the records stay too)
+                full["files"].append(SHARD_RECORDS)
+                full["shard"] = {"index": args.shard[0], "of": args.shard[1], "runs": [runs.start, runs.stop],
+                                 "identity": ident}
             folder.write_atomic("summary.json", json.dumps(full, indent=2) + "\n", sync=True)
             if outcome.complete:
-                tables.finish()
+                tables.finish(SHARD_RECORDS if args.shard is not None else None)
     except OSError as e:
         raise UsageError(f"--out {args.out}: cannot write the results ({e.strerror or e})") from None
     finally:
@@ -165,7 +193,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if folder is not None:
             folder.close()
     if not outcome.complete:
-        print(outcome.stop_line(args.out, args.n), file=sys.stderr)
+        print(outcome.stop_line(args.out, len(runs)), file=sys.stderr)
         return outcome.exit_code()
     if args.json:
         print(json.dumps(summary, indent=2))

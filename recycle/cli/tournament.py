@@ -22,7 +22,16 @@ from ..run import tournament as tm
 from ..run.batch import new_seed
 from ..run.session import GameSession
 from ..run.timing import warn_if_long
-from .options import add_ai_options, add_game_argument, add_limit_options, add_param_option, positive, seed_number
+from .batches import batch_backend
+from .options import (
+    add_ai_options,
+    add_backend_options,
+    add_game_argument,
+    add_limit_options,
+    add_param_option,
+    positive,
+    seed_number,
+)
 
 DEFAULT_GAMES = 20
 OUR_FILES = ("games.csv", "standings.csv", "standings.png", tm.SETTINGS)
@@ -49,6 +58,7 @@ def register(sub) -> None:
     add_ai_options(t)
     add_limit_options(t)
     t.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
+    add_backend_options(t)
     t.add_argument("--out", type=Path, help="write tournament.json, games.csv (appended game by game), "
                                            "standings.csv and standings.png here")
     t.add_argument("--resume", action="store_true",
@@ -168,6 +178,7 @@ def print_standings(t: tm.Tournament, rows, games: dict, played: int) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     ratings.require_openskill()
+    backend = batch_backend(args)
     _check_out(args)
     out = args.out
     if args.resume:
@@ -192,9 +203,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), transient=True) as bar:
             task = bar.add_task(t.game, total=len(plan))
-            games = tm.run_tournament(sess, t, out, args.jobs, args.resume, lambda k: bar.advance(task, k))
+            games = tm.run_tournament(sess, t, out, args.jobs, args.resume, lambda k: bar.advance(task, k),
+                                       backend)
     else:
-        games = tm.run_tournament(sess, t, out, args.jobs, args.resume)
+        games = tm.run_tournament(sess, t, out, args.jobs, args.resume, backend=backend)
     rows = ratings.standings(t.players, tm.rated_games(games))
     plots = [p for p in (out / "standings.png" if out is not None else None, args.plot) if p is not None]
     if out is not None:

@@ -21,6 +21,13 @@ class EventSink:
 
     __slots__ = ("out", "prog", "text")
 
+    def __new__(cls, prog: Registry, recorder):
+        # A recorder that only counts moves and turns (`counts_only = True`) gets a sink that builds no
+        # event for them: the `recycle run` path without full transcripts (issue 16).
+        if cls is EventSink and getattr(recorder, "counts_only", False):
+            return object.__new__(CountingSink)
+        return object.__new__(cls)
+
     def __init__(self, prog: Registry, recorder):
         self.prog = prog
         self.out = recorder.event if hasattr(recorder, "event") else recorder
@@ -72,3 +79,43 @@ class EventSink:
     def raw(self, d: dict):
         self.out(d)
 
+
+
+class CountingSink(EventSink):
+    """The sink of a recorder with `counts_only`: moves and turns are counted on the recorder itself
+    (its `moves` and `turns`), the other state changes are not reported; decisions, ends and raw events
+    still reach it as dicts (and a dict of type move or turn, replayed by an atomic block, is the
+    recorder's to count)."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self, prog: Registry, recorder):
+        super().__init__(prog, recorder)
+        self.counts = recorder
+
+    def move(self, st, c, a, b):
+        self.counts.moves += 1
+
+    def turn(self, p):
+        self.counts.turns += 1
+
+    def remember(self, st, c, m):
+        pass
+
+    def forget(self, st, c, m):
+        pass
+
+    def swap(self, st, a, b, a_to_b, b_to_a):
+        pass
+
+    def shuffle(self, st, pid):
+        pass
+
+    def set(self, st, slot, v):
+        pass
+
+    def create(self, st, deck, pid, cards):
+        pass
+
+    def teams(self, teams):
+        pass

@@ -140,6 +140,21 @@ class OutFolder:
                 os.unlink(tmp, dir_fd=self.fd)
             raise
 
+    def write_new(self, name: str, data: bytes | str) -> None:
+        """Write a whole file in place (created or truncated, no temporary file): for files a journal
+        names only once they are complete (the transcripts of a batch, recycle.run.tables)."""
+        self._refuse_link(name)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC, 0o666, dir_fd=self.fd)
+        try:
+            view = memoryview(data)
+            while view:
+                k = os.write(fd, view)
+                view = view[k:]
+        finally:
+            os.close(fd)
+
     def append(self, name: str, data: bytes, sync: bool = False) -> int:
         """Append to `name` (created if missing); returns the file's size afterwards."""
         self._refuse_link(name)
@@ -167,6 +182,12 @@ class OutFolder:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+    def rename(self, name: str, new: str) -> None:
+        """Rename the file `name` to `new`, both in this folder (a symlink in the way is refused)."""
+        self._refuse_link(name)
+        self._refuse_link(new)
+        os.replace(name, check_name(new), src_dir_fd=self.fd, dst_dir_fd=self.fd)
 
     def remove(self, name: str) -> bool:
         """Remove the entry `name` (a symlink itself, never what it points to); True when there was one."""

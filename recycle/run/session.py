@@ -19,13 +19,18 @@ from .transcript import dumps
 
 
 class _Recorder:
-    """Counts moves and turns of the real game and keeps its events at level `full`."""
+    """Counts moves and turns of the real game and keeps its events at level `full`.
 
-    __slots__ = ("events", "keep", "moves", "turns", "wants_text")
+    Below `full` only decisions and the end are kept: the engine then counts moves and turns on this
+    recorder itself without building their events (`counts_only`, engine.recording.CountingSink)."""
 
-    def __init__(self, keep: bool):
+    __slots__ = ("counts_only", "events", "keep", "moves", "store", "turns", "wants_text")
+
+    def __init__(self, keep: bool, store: bool = True):
         self.keep = keep
+        self.store = store  # keep decisions and the end (for a transcript); without one, only count
         self.wants_text = keep
+        self.counts_only = not keep
         self.events: list = []
         self.moves = 0
         self.turns = 0
@@ -36,7 +41,7 @@ class _Recorder:
             self.moves += 1
         elif t == "turn":
             self.turns += 1
-        if self.keep or t == "decision" or t == "end":
+        if self.keep or (self.store and (t == "decision" or t == "end")):
             self.events.append(d)
 
 
@@ -99,7 +104,7 @@ class GameSession:
         max_idle_steps = self.prog.max_steps if max_idle_steps is None else max_idle_steps
         if players is None:
             players = [registry.make(c) for c in lineup]
-        rec = _Recorder(level == "full")
+        rec = _Recorder(level == "full", level != "none")
         t0 = time.perf_counter()
         result = play_game(self.prog, game_seed, players, max_decisions, max_idle_steps, rec)
         ms = (time.perf_counter() - t0) * 1000.0
@@ -110,14 +115,20 @@ class GameSession:
                 if level == "decisions" and ev["type"] == "decision":
                     ev = {k: v for k, v in ev.items() if k != "text"}
                 transcript.append(dumps(ev))
-        rows = [(d.chooser, d.branching, d.chosen) for d in result.decisions]
+        rows = []
+        forced = 0
+        sampled = []
+        for k, d in enumerate(result.decisions):  # one pass: the rows, forced and sampled decisions
+            rows.append((d.chooser, d.branching, d.chosen))
+            if d.estimated is None:
+                forced += d.branching == 1
+            else:  # a sampled decision listing one option is not forced unless its estimate says so
+                forced += d.estimated == 1
+                sampled.append([k, d.estimated])
         error = result.error.text if result.error else None
         return RunRecord(
             run=run, game_seed=game_seed, end_reason=result.end_reason, decisions=result.n_decisions,
-            # a sampled decision listing one option is not forced unless its estimate says so
-            forced=sum(1 for d in result.decisions if (d.branching if d.estimated is None else d.estimated) == 1),
-            turns=rec.turns, moves=rec.moves,
+            forced=forced, turns=rec.turns, moves=rec.moves,
             scores=result.scores, ranks=result.ranks, shares=result.shares, winners=result.winners or [],
-            error=error, decision_rows=rows, lineup=list(lineup), transcript=transcript, ms=ms,
-            sampled=[[k, d.estimated] for k, d in enumerate(result.decisions) if d.estimated is not None],
+            error=error, decision_rows=rows, lineup=list(lineup), transcript=transcript, ms=ms, sampled=sampled,
         )

@@ -8,6 +8,7 @@ import json
 import re
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -65,11 +66,16 @@ def table_rows(game: str, r: RunRecord, direction: str) -> dict[str, list[list]]
 HEADERS = {"games.csv": GAMES_HEADER, "decisions.csv": DECISIONS_HEADER, "results.csv": RESULTS_HEADER}
 
 
+def _cells(row: list) -> list:
+    """A row's cells: ints and strings as they are (the csv module writes them as str() would), the rest
+    through _cell (the common cells of the tables skip its tests: most rows are all ints and strings)."""
+    return [v if type(v) is int or type(v) is str else _cell(v) for v in row]
+
+
 def csv_text(rows: Iterable[list]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    for row in rows:
-        w.writerow([_cell(v) for v in row])
+    w.writerows(map(_cells, rows))
     return buf.getvalue()
 
 
@@ -110,6 +116,9 @@ STATE = ".recycle-resume.json"       # what was committed: games kept, file size
 RECORDS = ".recycle-records.jsonl"   # one JSON record per kept game (what the summaries are computed from)
 JOURNALED = (*TABLES, RECORDS)
 COMMIT_EVERY_S = 0.5
+# A commit fsyncs every table: on a slow or busy disk one takes long, and commits are then spaced so
+# that they take at most 1/COMMIT_SHARE of the batch's time (a kill loses at most that much more play).
+COMMIT_SHARE = 10
 
 
 def record_json(r: RunRecord) -> str:
@@ -134,20 +143,27 @@ class BatchTables:
     """
 
     def __init__(self, folder: OutFolder, game: str, direction: str, identity: dict, games_asked: int,
-                 progress_doc: dict):
+                 progress_doc: dict, first: int = 0):
         self.folder = folder
         self.game = game
         self.direction = direction
         self.identity = identity
         self.games_asked = games_asked
         self.progress_doc = progress_doc
+        self.first = first  # the run of the first game (a shard's first run; 0 for a whole batch)
         self.kept = 0
         self.elapsed = 0.0
         self.sizes: dict[str, int] = {}
         self.buf = {name: io.StringIO() for name in JOURNALED}
+        self.writers = {name: csv.writer(self.buf[name], lineterminator="\n") for name in TABLES}
         self.tdir: OutFolder | None = None
+        # transcripts are written by one thread while the games go on (creating a file costs about as
+        # much as playing a short game); a commit waits for them before it names their games kept
+        self._writer: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
         self.transcripts = 0
         self._last_commit = time.monotonic()
+        self._commit_s = 0.0  # how long the last commit took
 
     def start(self) -> None:
         """A fresh batch: the tables with their headers only, an empty journal, STATE at 0 games."""
@@ -171,46 +187,56 @@ class BatchTables:
             tdir = self.folder.subfolder("transcripts", create=False)
             for name in tdir.names():
                 m = TRANSCRIPT_RE.fullmatch(name)
-                if (name.startswith(".") and TEMP_MARK in name) or (m and int(m.group(1)) >= self.kept):
+                if (name.startswith(".") and TEMP_MARK in name) or (m and int(m.group(1)) >= self.first + self.kept):
                     tdir.remove(name)
                 elif m:
                     self.transcripts += 1
             self.tdir = tdir
         text = self.folder.read_bytes(RECORDS).decode("utf-8")
         records = [record_from_json(line) for line in text.splitlines()]
-        if len(records) != self.kept or any(r.run != i for i, r in enumerate(records)):
+        if len(records) != self.kept or any(r.run != self.first + i for i, r in enumerate(records)):
             raise OutputError(f"{self.folder.path / RECORDS}: does not hold the {self.kept} games recorded as kept")
         return records
 
     def add(self, r: RunRecord) -> None:
         """The next game in run order (written now for its transcript, at the next commit for its rows)."""
-        if r.run != self.kept:
-            raise ValueError(f"run {r.run} added after {self.kept} games")
+        if r.run != self.first + self.kept:
+            raise ValueError(f"run {r.run} added after {self.kept} games from run {self.first}")
         for name, rows in table_rows(self.game, r, self.direction).items():
-            self.buf[name].write(csv_text(rows))
+            self.writers[name].writerows(map(_cells, rows))
         self.buf[RECORDS].write(record_json(r) + "\n")
         if r.transcript:
             if self.tdir is None:
                 self.tdir = self.folder.subfolder("transcripts")
-            self.tdir.write_atomic(transcript_name(r.run), transcript_text(r.transcript))
+            # written in place, not through a temporary file: until the next commit names this game kept,
+            # resume() removes its transcript, so a write cut by a kill is never kept
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(1, thread_name_prefix="recycle-transcripts")
+            self._pending.append(self._writer.submit(self.tdir.write_new, transcript_name(r.run),
+                                                     transcript_text(r.transcript)))
             self.transcripts += 1
         self.kept += 1
 
     def due(self) -> bool:
-        return time.monotonic() - self._last_commit >= COMMIT_EVERY_S
+        return time.monotonic() - self._last_commit >= max(COMMIT_EVERY_S, COMMIT_SHARE * self._commit_s)
 
     def commit(self, elapsed: float) -> None:
         """Append the buffered rows (fsynced), then record the new sizes in STATE (atomically)."""
+        t0 = time.monotonic()
+        self._wait_transcripts()
         for name in JOURNALED:
             data = self.buf[name].getvalue().encode("utf-8")
             if data:
                 self.sizes[name] = self.folder.append(name, data, sync=True)
             self.buf[name] = io.StringIO()
+            if name in self.writers:
+                self.writers[name] = csv.writer(self.buf[name], lineterminator="\n")
         if self.tdir is not None:
             self.tdir.sync()
         self.elapsed = elapsed
         self._write_state()
         self._last_commit = time.monotonic()
+        self._commit_s = self._last_commit - t0
 
     def _write_state(self) -> None:
         state = {"format": "recycle-resume", "version": 1, "identity": self.identity,
@@ -223,19 +249,33 @@ class BatchTables:
 
     def files(self) -> list[str]:
         """The files written, for summary.json (transcripts in run order)."""
+        self._wait_transcripts()
         names = list(TABLES)
         if self.tdir is not None:
             runs = sorted(int(m.group(1)) for n in self.tdir.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
             names += [f"transcripts/{transcript_name(r)}" for r in runs]
         return names
 
-    def finish(self) -> None:
-        """The batch is complete and summary.json written: the resume journal goes."""
+    def finish(self, keep_records: str | None = None) -> None:
+        """The batch is complete and summary.json written: the resume journal goes (with `keep_records`,
+        the records journal stays under that name: a shard's, for `recycle merge`)."""
         self.folder.remove(STATE)
-        self.folder.remove(RECORDS)
+        if keep_records is not None:
+            self.folder.rename(RECORDS, keep_records)
+        else:
+            self.folder.remove(RECORDS)
         self.folder.sync()
 
+    def _wait_transcripts(self) -> None:
+        """Every transcript handed to the writer is written (its error, if one failed, raised here)."""
+        pending, self._pending = self._pending, []
+        for f in pending:
+            f.result()
+
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
         if self.tdir is not None:
             self.tdir.close()
 

@@ -36,6 +36,7 @@ from ..errors import UsageError
 from ..version import __version__
 from . import batch
 from .batch import BatchSpec, play_run
+from .raybatch import Backend, iter_ray
 from .records import RunRecord
 from .session import GameSession
 
@@ -142,9 +143,13 @@ def _play_one(args: tuple[BatchSpec, int]) -> RunRecord:
     return rec
 
 
-def play(sess: GameSession, base: BatchSpec, todo: Sequence[Scheduled], jobs: int = 1) -> Iterator[RunRecord]:
-    """Play the scheduled games, yielding their records in schedule order (in `jobs` processes)."""
+def play(sess: GameSession, base: BatchSpec, todo: Sequence[Scheduled], jobs: int = 1,
+         backend: Backend | None = None) -> Iterator[RunRecord]:
+    """Play the scheduled games, yielding their records in schedule order (in `jobs` processes, or on Ray)."""
     specs = [(attrs.evolve(base, lineup=g.lineup), g.game) for g in todo]
+    if backend is not None and backend.kind == "ray":
+        yield from iter_ray(specs, sess, jobs, backend.address, memory_mb=backend.memory_mb)
+        return
     if jobs == 1 or len(specs) <= 1:
         for spec, g in specs:
             yield play_run(sess, spec, g)
@@ -190,7 +195,8 @@ class Tournament:
 
 
 def run_tournament(sess: GameSession, t: Tournament, out: Path | None, jobs: int = 1, resume: bool = False,
-                   progress: Callable[[int], None] | None = None) -> dict[int, list[dict]]:
+                   progress: Callable[[int], None] | None = None,
+                   backend: Backend | None = None) -> dict[int, list[dict]]:
     """Play what is missing and return every game's rows (as games.csv has them), appending to out/games.csv."""
     plan = t.schedule()
     done: dict[int, list[dict]] = {}
@@ -206,7 +212,7 @@ def run_tournament(sess: GameSession, t: Tournament, out: Path | None, jobs: int
         progress(len(done))
     fh = path.open("a", encoding="utf-8", newline="") if path is not None else None
     try:
-        for g, rec in zip(todo, play(sess, t.spec(), todo, jobs), strict=True):
+        for g, rec in zip(todo, play(sess, t.spec(), todo, jobs, backend), strict=True):
             rows = game_rows(g, rec)
             if fh is not None:
                 fh.write(csv_text(rows))

@@ -1,0 +1,58 @@
+"""The per-game cost of `recycle run` (issue 16): without full transcripts the engine counts moves and
+turns on the recorder instead of building an event for each (engine.recording.CountingSink), and the
+tables are written through one csv writer per table; the records and files stay what they were.
+"""
+from __future__ import annotations
+
+import pytest
+
+from recycle.engine.recording import CountingSink, EventSink
+from recycle.run.batch import BatchSpec, play_run
+from recycle.run.session import GameSession, _Recorder
+from recycle.run.tables import BatchTables, csv_text
+from support import REPO
+
+GAMES = [REPO / "tests" / "fixtures" / "games" / "deal_n.gdl", REPO / "games" / "block_rummy.gdl",
+         REPO / "games" / "rummykruss.gdl"]  # rummykruss: moves inside atomic blocks (replayed events)
+
+
+def test_a_counting_recorder_gets_the_counting_sink_and_others_the_full_one():
+    sess = GameSession.open(GAMES[0])
+    assert type(EventSink(sess.prog, _Recorder(keep=False))) is CountingSink
+    assert type(EventSink(sess.prog, _Recorder(keep=True))) is EventSink
+    assert type(EventSink(sess.prog, [].append)) is EventSink
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_counted_moves_and_turns_are_those_of_the_full_transcript(path):
+    sess = GameSession.open(path)
+    lineup = ("R",) * sess.n_players
+    seen_moves = 0
+    for run in range(2):
+        full = play_run(sess, BatchSpec(str(path), {}, lineup, 3, transcript_level="full"), run)
+        none = play_run(sess, BatchSpec(str(path), {}, lineup, 3, transcript_level="none"), run)
+        dec = play_run(sess, BatchSpec(str(path), {}, lineup, 3, transcript_level="decisions"), run)
+        events = [line for line in full.transcript if '"type":"move"' in line.replace(" ", "")]
+        assert none.moves == dec.moves == full.moves == len(events)
+        assert none.turns == dec.turns == full.turns
+        assert none.decision_rows == full.decision_rows and none.scores == full.scores
+        seen_moves += none.moves
+    assert seen_moves > 0
+
+
+def test_csv_rows_are_written_as_before():
+    rows = [["g", 2, "RR", 0, 1.5, True, None, [1, 2], (0.5, 0.25), False, -3, "a,b", 'q"']]
+    assert csv_text(rows) == 'g,2,RR,0,1.5,true,,1;2,0.5;0.25,false,-3,"a,b","q"""\n'
+
+
+def test_commits_are_spaced_when_they_are_slow(tmp_path):
+    from recycle.run.output import OutFolder
+
+    with OutFolder.open(tmp_path) as folder:
+        t = BatchTables(folder, "g", "max", {}, 10, {})
+        t.start()
+        t._commit_s = 1.0  # a commit took a second: the next is due after ten
+        t._last_commit -= 5.0
+        assert not t.due()
+        t._last_commit -= 5.0
+        assert t.due()

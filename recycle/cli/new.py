@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..lang import library
-from ..lang.reader import Atom, SList, read_sexprs
+from ..lang.reader import read_sexprs
+from ..lang.sexprs import Atom, SList
 from ..lang.source import SourceFile
 
 TEMPLATE = """\

@@ -21,7 +21,7 @@ import difflib
 from collections.abc import Iterator
 
 from ..errors import Diagnostic, Span
-from .reader import Atom, SList, to_text
+from .sexprs import Atom, SList, to_text
 from .source import SourceFile
 
 CLASSES = ("undeclared", "unwritten", "unread", "constant", "never-option")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast as A
-from .reader import Atom
+from .sexprs import Atom
 
 Doc = str | list
 Render = Callable[[Any], Doc]

@@ -13,79 +13,15 @@ import re
 from importlib import resources
 from pathlib import Path
 
-import attrs
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
-from ..errors import NOWHERE, Diagnostic, InternalError, LoadError, Span
+from ..errors import Diagnostic, InternalError, LoadError, Span
+from .check import check_game
+from .sexprs import MAX_DEPTH, Atom, SList
 from .source import SourceFile
 from .values import MAX_INT_DIGITS
 from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
-
-# Forms nest at most MAX_DEPTH parentheses deep (docs/limits.md).  Every later stage (checker,
-# compiler, printer, engine) walks forms recursively; this bound, checked on the token stream
-# before anything recursive runs, is what keeps them all within the recursion room they have.
-MAX_DEPTH = 500
-
-
-@attrs.frozen(slots=True)
-class Atom:
-    """A token: kind is NAME, VAR, INT, KEYWORD, OP, COMMA, COLON, DOTDOT or TEXT (quoted, for extends)."""
-
-    kind: str
-    text: str
-    span: Span = attrs.field(default=NOWHERE, eq=False, repr=False)
-
-    @property
-    def value(self):
-        if self.kind == "INT":
-            return int(self.text)
-        if self.kind == "VAR":
-            return self.text[1:]
-        if self.kind == "TEXT":
-            return self.text[1:-1]
-        return self.text
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@attrs.frozen(slots=True)
-class SList:
-    """A parenthesised form; its span is the position of its `(`."""
-
-    items: tuple
-    span: Span = attrs.field(default=NOWHERE, eq=False, repr=False)
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __getitem__(self, i):
-        return self.items[i]
-
-    @property
-    def head(self):
-        return self.items[0] if self.items else None
-
-    def __str__(self) -> str:
-        return to_text(self)
-
-
-def to_text(x, limit: int = 60) -> str:
-    """A short one-line rendering of an S-expression for messages."""
-    if isinstance(x, Atom):
-        return x.text
-    parts: list[str] = []
-    for item in x.items:
-        t = to_text(item, limit)
-        if parts and t in (",",):
-            parts[-1] += ","
-            continue
-        parts.append(t)
-    s = "(" + " ".join(parts) + ")"
-    if len(s) > limit:
-        s = s[: limit - 4] + " …)"
-    return s
 
 
 @functools.lru_cache(maxsize=1)
@@ -411,8 +347,6 @@ def _errors_of_complete_forms(toks: list[Token], src: SourceFile) -> list[Diagno
     no fault of its own).  A variant is left alone: its base would have to be read too."""
     if any(str(t) == "extends" for t in toks):
         return []
-    from .check import check_game  # the checker reads forms this module makes
-
     atoms, spans = _pieces(toks, src)
     try:
         _, errors, _ = check_game(src, _with_paren(toks, atoms, spans, None), [], {})
@@ -450,8 +384,6 @@ def _innermost_closed_by_run(toks: list[Token], end: int) -> int | None:
 
 def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
     """Index of the `(` most likely missing its `)` in a token stream one `)` short, or None."""
-    from .check import check_game  # the checker reads forms this module makes
-
     atoms, spans = _pieces(toks, src)
     starts, costs = _line_costs(toks)
     order = sorted(range(len(starts)), key=lambda k: (costs[k], k))

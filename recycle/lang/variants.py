@@ -23,7 +23,8 @@ import attrs
 
 from ..errors import Diagnostic, LoadError
 from . import library
-from .reader import Atom, SList, read_sexprs
+from .reader import read_sexprs
+from .sexprs import Atom, SList
 from .source import SourceFile
 from .xam import read_dialect
 

@@ -20,7 +20,7 @@ docs/language.md "Older dialect (CardStockXam)" is the user's account of both.
 from __future__ import annotations
 
 from ..errors import Diagnostic
-from .reader import Atom, SList, to_text
+from .sexprs import Atom, SList, to_text
 from .source import SourceFile
 
 DIALECTS = ("auto", "modern", "xam")

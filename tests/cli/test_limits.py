@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from recycle.cli.options import cpu_count
-from recycle.lang.reader import MAX_DEPTH
+from recycle.lang.sexprs import MAX_DEPTH
 from support import REPO
 
 TIME_LIMIT = 60  # seconds per command: generous on a busy machine, the cases take about one

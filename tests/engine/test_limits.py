@@ -9,7 +9,7 @@ from recycle.engine.play import play_game
 from recycle.engine.program import DEFAULT_MAX_OPTIONS
 from recycle.lang import parse_game
 from recycle.lang import values as V
-from recycle.lang.reader import MAX_DEPTH
+from recycle.lang.sexprs import MAX_DEPTH
 from recycle.players.random_player import RandomPlayer
 
 

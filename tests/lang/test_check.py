@@ -24,7 +24,7 @@ from recycle.lang import ast as A
 from recycle.lang import load_game, parse_game
 from recycle.lang.lint import CLASSES as LINT_CLASSES
 from recycle.lang.printer import to_source
-from recycle.lang.reader import Atom, SList
+from recycle.lang.sexprs import Atom, SList
 from support import TESTS, corpus_files, corpus_id
 from support.mutation import mutate
 

@@ -18,7 +18,8 @@ from recycle.lang.consts import MAX_PLAYERS, parse_param
 from recycle.lang.decks import MAX_CARDS
 from recycle.lang.load import load_game
 from recycle.lang.printer import to_source
-from recycle.lang.reader import MAX_DEPTH, read_sexprs
+from recycle.lang.reader import read_sexprs
+from recycle.lang.sexprs import MAX_DEPTH
 from recycle.lang.source import MAX_FILE_BYTES, SourceFile, read_bytes
 
 

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recycle.errors import Diagnostic, LoadError
-from recycle.lang.reader import Atom, SList, read_sexprs
+from recycle.lang.reader import read_sexprs
+from recycle.lang.sexprs import Atom, SList
 from recycle.lang.source import SourceFile
 from recycle.lang.words import KEYWORDS
 from support import CORPUS, CORPUS_SIZE, FIXTURES, corpus_files, corpus_id

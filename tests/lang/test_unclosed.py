@@ -14,7 +14,8 @@ import random
 import pytest
 
 from recycle.errors import LoadError
-from recycle.lang.reader import MAX_DEPTH, read_sexprs, tokenize
+from recycle.lang.reader import read_sexprs, tokenize
+from recycle.lang.sexprs import MAX_DEPTH
 from recycle.lang.source import SourceFile
 from support import corpus_files
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from ..signatures import ACTIONS, STORAGE_KINDS, STORAGE_TYPES, pile_nature
 from . import clauses, definitions, setup
 from .base import ANY, Fail, Poison, article

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .. import ast as A
 from ..ast import T
-from ..reader import to_text
+from ..sexprs import to_text
 from ..signatures import pile_nature
 
 if TYPE_CHECKING:

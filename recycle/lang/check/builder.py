@@ -18,7 +18,7 @@ import attrs
 from ...errors import Diagnostic, Span
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from ..signatures import ACTIONS
 from ..source import SourceFile
 from . import definitions, references

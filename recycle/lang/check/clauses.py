@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from ..signatures import ACTIONS
 from . import definitions
 from .base import ANY, Fail, article

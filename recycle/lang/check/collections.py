@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, to_text
+from ..sexprs import Atom, to_text
 from . import melds
 from .base import ANY, article
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
 from ..ast import T
-from ..reader import MAX_DEPTH, Atom, SList, to_text
+from ..sexprs import MAX_DEPTH, Atom, SList, to_text
 from .base import ANY, Binding, Definition, Fail
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from ..signatures import ACTIONS, COMPARABLE, KINDS
 from ..words import UNSUPPORTED_WORDS
 from . import references

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .. import ast as A
 from ..ast import T
 from ..meldrules import ACE_RULES
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from . import references
 from .base import ANY, article
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .. import ast as A
 from ..ast import T
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from ..signatures import KINDS, STORAGE_KINDS, STORAGE_TYPES, pile_nature
 from .base import ANY, Poison, article
 

@@ -20,7 +20,7 @@ from ..consts import (
     walk,
 )
 from ..decks import MAX_CARDS, DeckError, deck_size, expand_deck, too_many_cards
-from ..reader import Atom, SList, to_text
+from ..sexprs import Atom, SList, to_text
 from . import clauses, definitions
 from .base import ANY, Binding, Fail, Poison, article
 

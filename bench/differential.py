@@ -280,6 +280,9 @@ def _read_cache(path: Path) -> list[dict]:
     return recs
 
 
+_CARDSTOCK_STDERR: dict[str, str] = {}  # CardStock's last complaint per game file, for the notes
+
+
 def run_cardstock(exe: Path, game: Path, cache: Path, n: int, budget: float) -> list[dict]:
     """CardStock's records of runs 0..n-1, playing the missing ones within `budget` seconds."""
     recs = _read_cache(cache)
@@ -294,6 +297,8 @@ def run_cardstock(exe: Path, game: Path, cache: Path, n: int, budget: float) -> 
                                   capture_output=True, text=True, timeout=budget + 120,
                                   cwd=exe.parent)  # CardStock writes a stray transcript stub in its cwd
             lines = proc.stdout
+            if proc.stderr.strip():
+                _CARDSTOCK_STDERR[str(game)] = proc.stderr.strip().splitlines()[-1]
         except subprocess.TimeoutExpired as e:  # one game longer than the budget: keep what finished
             lines = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         new = [json.loads(x) for x in lines.splitlines() if x.startswith("{") and x.endswith("}")]
@@ -391,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
                            args.games, args.budget)
         t1 = time.perf_counter()
         if not cs or sum(r["end"] == "error" for r in cs) > len(cs) / 2:
-            first = next((r.get("error") for r in cs if r.get("error")), "no game finished")
+            first = next((r.get("error") for r in cs if r.get("error")),
+                         _CARDSTOCK_STDERR.get(str(path), "no game finished"))
             data["skipped"][name] = f"CardStock does not run it: {first}"
             print(f"{name}: skipped ({data['skipped'][name]})", flush=True)
             continue

@@ -59,8 +59,8 @@ METRICS = ("decisions", "turns", "winner")
 # docs/language.md "Differences from CardStock") or "fixed" (a bug of ours, fixed since).
 _ROW1 = ("intended (docs/language.md §27, row 1): the asked player hands over every card of the rank here; "
          "CardStock's `(repeat all (move (top 'THEIRRANK) …))` over a `let`-bound filter moves one card")
-_ROW2 = ("intended (docs/language.md §27, row 2): in the Ambassador exchange the second `(any … 'C …)` acts on "
-         "the card the first one bound in CardStock, so the same card is discarded twice and the player keeps "
+_ROW2 = ("intended (docs/language.md §27, row 2): in the Ambassador exchange the two `(any … 'C …)` are not kept "
+         "apart in CardStock: both discard the same card and the player keeps "
          "three influence cards: longer games there")
 EXPLAINED: dict[str, str] = {
     "cardstock/GoFish2": _ROW1 + " (with one card moved, our interpreter gives 69.4 decisions per game).",

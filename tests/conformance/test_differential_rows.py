@@ -21,7 +21,7 @@ def compiled(body: str):
 
 
 def pile(p, st, owner, kind, name):
-    return [(st.catt[c]["RANK"], st.catt[c]["SUIT"]) for c in p.pile(st, owner, kind, name, 0)]
+    return [(st.catt[c]["RANK"], st.catt[c].get("SUIT")) for c in p.pile(st, owner, kind, name, 0)]
 
 
 def test_row_1_repeat_all_over_a_bound_filter_moves_every_card():
@@ -44,3 +44,23 @@ def test_row_2_two_any_binding_one_name_each_bind_their_own_card():
     p.apply(st, 7)
     assert len(set(pile(p, st, "game", "vloc", "OUT"))) == 2
     assert len(pile(p, st, 0, "iloc", "HAND")) == 4
+
+
+def test_row_3_runs_all_offers_every_run_once():
+    """§27 row 3: `runs all` of A..5 gives the six runs of three or more, each once (not only those ending at 5)."""
+    text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR, FIVE)))))"
+            " (do ((set (game points SEQ) (((RANK : A) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)"
+            "                              ((RANK : FIVE) 5)))))"
+            " (stage player (end (== (size (game iloc STOCK)) 0))"
+            "  (choice ((any (runs all 3 (game iloc STOCK) using (game points SEQ)) 'R"
+            "    (repeat all (move (top 'R) (top (game vloc MELD))))))))"
+            " (scoring max 0))")
+    p = compile_game(parse_game(text, "t.rcy"))
+    runs = []
+    for i in range(len(p.options(p.new_game(1)))):
+        st = p.new_game(1)
+        p.apply(st, i)
+        runs.append(tuple(sorted(r for r, _ in pile(p, st, "game", "vloc", "MELD"))))
+    order = ["A", "TWO", "THREE", "FOUR", "FIVE"]
+    expected = {tuple(sorted(order[a:b])) for a in range(5) for b in range(a + 3, 6)}
+    assert len(runs) == 6 and set(runs) == expected

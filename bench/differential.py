@@ -8,7 +8,7 @@ script runs; it is quick when the build is up to date).  For every corpus game (
 valet/) it plays N seeded random games (default 500) in each interpreter:
 
 * CardStock, through bench/differential_driver.cs (our own small driver, compiled here against
-  the built CardStock.dll): game i reseeds CardStock's random source with i + 1.  One process at
+  the built CardStock.dll): game i reseeds CardStock's random source with a mix of (1, i).  One process at
   a time, with a wall-time budget per game file; what a budget leaves unplayed is played by the
   next run (the results are cached as JSON lines, one file per game, so reruns are cheap and a
   run can be interrupted and resumed).
@@ -54,6 +54,7 @@ ALPHA = 0.01
 OUR_SEED = 2024
 MAX_DECISIONS = 2000  # both sides: our default limit (spec §16.3), passed to the driver as its cut-off
 METRICS = ("decisions", "turns", "winner")
+DRIVER_VERSION = "mixed-seeds"  # part of CardStock's cache names: change it when the driver's games change
 
 # Every significant difference, explained: "intended" (a documented difference, see
 # docs/language.md "Differences from CardStock") or "fixed" (a bug of ours, fixed since).
@@ -428,8 +429,9 @@ def main(argv: list[str] | None = None) -> int:
             data["skipped"][name] = "recycle does not load it: " + str(e).splitlines()[0]
             continue
         t0 = time.perf_counter()
-        cs = run_cardstock(exe, path, args.cache / "cardstock" / f"{name.replace('/', '__')}-{file_digest}.jsonl",
-                           args.games, args.budget)
+        stem = f"{name.replace('/', '__')}-{file_digest}"
+        cs = run_cardstock(exe, path, args.cache / "cardstock" / f"{stem}-{DRIVER_VERSION}.jsonl", args.games,
+                           args.budget)
         t1 = time.perf_counter()
         if not cs or sum(r["end"] == "error" for r in cs) > len(cs) / 2:
             first = next((r.get("error") for r in cs if r.get("error")),
@@ -437,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
             data["skipped"][name] = f"CardStock does not run it: {first}"
             print(f"{name}: skipped ({data['skipped'][name]})", flush=True)
             continue
-        ours = run_ours(path, args.cache / "ours" / f"{name.replace('/', '__')}-{file_digest}-{digest}.jsonl",
+        ours = run_ours(path, args.cache / "ours" / f"{stem}-{digest}.jsonl",
                         len(cs), args.jobs)
         t2 = time.perf_counter()
         row = compare(cs, ours)

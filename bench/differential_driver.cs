@@ -5,8 +5,10 @@
 //
 // usage: mono differential-driver.exe GAMEFILE FIRST COUNT [--seed S] [--limit L] [--budget SECONDS]
 //
-// Plays games FIRST .. FIRST+COUNT-1; game i reseeds CardStock's random source with S + i before it
-// starts, so every game can be replayed alone and a batch can be resumed anywhere.  All seats are
+// Plays games FIRST .. FIRST+COUNT-1; game i reseeds CardStock's random source with a 31-bit mix of
+// (S, i) (SplitMix64) before it starts, so every game can be replayed alone and a batch can be resumed
+// anywhere.  Mixed, not S + i: System.Random's first draws for neighbouring seeds are nearly equal,
+// which made short games (KuhnPoker2) open with the same choice every time.  All seats are
 // CardStock's own random player.  One JSON object per line and game:
 //   {"run": i, "end": "normal"|"limit"|"stuck"|"error", "decisions": D,
 //    "choosers": [seat of each decision], "options": [option count of each decision],
@@ -48,6 +50,19 @@ namespace DifferentialDriver
             return "[" + string.Join(",", xs) + "]";
         }
 
+        // SplitMix64 of (seed, i), folded to a non-negative int
+        static int Mix(int seed, int i)
+        {
+            unchecked
+            {
+                ulong z = (ulong)seed * 0x9E3779B97F4A7C15UL + (ulong)(i + 1) * 0xD1B54A32D192ED03UL;
+                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9UL;
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EBUL;
+                z ^= z >> 31;
+                return (int)(z & 0x7FFFFFFF);
+            }
+        }
+
         public static int Main(string[] args)
         {
             if (args.Length < 3)
@@ -82,7 +97,7 @@ namespace DifferentialDriver
             var clock = Stopwatch.StartNew();
             for (int i = first; i < first + count && clock.Elapsed.TotalSeconds < budget; i++)
             {
-                ThreadSafeRandom.Seed(seed + i);
+                ThreadSafeRandom.Seed(Mix(seed, i));
                 var chatter = new StringWriter();
                 Console.SetOut(chatter);  // CardStock prints "Game stuck in loop" and the like
                 var choosers = new List<int>();

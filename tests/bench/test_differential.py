@@ -83,15 +83,18 @@ def test_render_marks_significant_rows_and_explains_them():
     rng = random.Random(3)
     cs = [rec(rng.randint(40, 60)) for _ in range(200)]
     rows = {"cardstock/Far2": diff.compare(cs, [rec(rng.randint(70, 90)) for _ in range(200)]),
-            "cardstock/Near2": diff.compare(cs, [rec(rng.randint(40, 60)) for _ in range(200)])}
+            "cardstock/NinetyEight2": diff.compare(cs, [rec(rng.randint(40, 60)) for _ in range(200)])}
     diff.adjust(rows)
     data = json.loads(json.dumps({"games": 200, "max_decisions": 2000, "rows": rows,
                                   "skipped": {"cardstock/Broken2": "CardStock does not run it: boom"}}))
     page = diff.render(data, {"cardstock/Far2": "an intended difference."})
     assert "**Summary:** 2 games compared, 1 with a significant difference (cardstock/Far2); 1 corpus files" in page
     far = next(line for line in page.splitlines() if line.startswith("| `cardstock/Far2`"))
-    near = next(line for line in page.splitlines() if line.startswith("| `cardstock/Near2`"))
+    near = next(line for line in page.splitlines() if line.startswith("| `cardstock/NinetyEight2`"))
     assert "**" in far and "**" not in near
     assert "- `cardstock/Far2` (decisions, turns): an intended difference." in page
     assert "- `cardstock/Broken2`: CardStock does not run it: boom" in page
     assert "not yet explained" in diff.render(data, {})
+    # a lead of the issue that is not significant says so, with its figures
+    lead = next(line for line in page.splitlines() if line.startswith("- `cardstock/NinetyEight2`: the screen saw"))
+    assert "With N = 200:" in lead and "not significant (unadjusted p = " in lead

@@ -97,4 +97,7 @@ def test_render_marks_significant_rows_and_explains_them():
     assert "not yet explained" in diff.render(data, {})
     # a lead of the issue that is not significant says so, with its figures
     lead = next(line for line in page.splitlines() if line.startswith("- `cardstock/NinetyEight2`: the screen saw"))
-    assert "With N = 200:" in lead and "not significant (unadjusted p = " in lead
+    assert "With N = 200:" in lead and "not significant (p = " in lead and "after)" in lead
+    # fewer games than asked for (a time budget ran out) are named in the summary
+    data["rows"]["cardstock/Far2"]["n_cardstock"] = 150
+    assert "`cardstock/Far2` at N = 150." in diff.render(data, {})

@@ -112,6 +112,9 @@ def render(rows: list[tuple[str, dict]], args) -> str:
         "`mean branching` the mean number of options per decision point, both over the games that did "
         "not end in an error.",
         "",
+        "The same corpus played in CardStock (the reference interpreter) and here, with the distributions "
+        "of decisions, turns and winners compared by statistical tests: [differential.md](differential.md).",
+        "",
         f"**Summary:** {len(rows)} files, {loaded} load; {total['games']} games: {total['normal']} normal, "
         f"{total['decision_limit']} at the decision limit, {total['step_limit']} at the step limit, "
         f"{total['error']} run-time errors.",

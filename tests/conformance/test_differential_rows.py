@@ -1,0 +1,66 @@
+"""docs/language.md §28 "Differences from CardStock": one test per row, asserting the "this dialect" column.
+
+The rows come from the differential test against CardStock (bench/differential.py, docs/differential.md).
+"""
+from __future__ import annotations
+
+from recycle.compiler import compile_game
+from recycle.lang import parse_game
+
+DECK = "(RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES))"
+
+
+def game(body: str) -> str:
+    return (f"(game (setup (create players 2) (create deck (game iloc STOCK) (deck {DECK})))"
+            f" (do ((repeat all (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))"
+            f" {body} (scoring max 0))")
+
+
+def compiled(body: str):
+    return compile_game(parse_game(game(body), "t.rcy"))
+
+
+def pile(p, st, owner, kind, name):
+    return [(st.catt[c]["RANK"], st.catt[c].get("SUIT")) for c in p.pile(st, owner, kind, name, 0)]
+
+
+def test_row_1_repeat_all_over_a_bound_filter_moves_every_card():
+    """§28 row 1: `(repeat all (move (top 'V) …))` with 'V a let-bound filter moves every card of 'V once."""
+    p = compiled("(do ((let (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) TWO)) 'V"
+                 "   (repeat all (move (top 'V) (top (game vloc OUT)))))))")
+    st = p.new_game(1)
+    out = pile(p, st, "game", "vloc", "OUT")
+    assert sorted(out) == [("TWO", "HEARTS"), ("TWO", "SPADES")]  # both twos, each once
+    assert all(r != "TWO" for r, _ in pile(p, st, 0, "iloc", "HAND"))
+
+
+def test_row_2_two_any_binding_one_name_each_bind_their_own_card():
+    """§28 row 2: two `any` in one path binding 'C: every option discards two different cards."""
+    p = compiled("(stage player (end (== (size (game vloc OUT)) 2))"
+                 " (choice ((do ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc OUT))))"
+                 "              (any ((current player) iloc HAND) 'C (move 'C (top (game vloc OUT)))))))))")
+    st = p.new_game(1)
+    assert len(p.options(st)) == 6 * 5  # ordered pairs of different cards of the six in hand
+    p.apply(st, 7)
+    assert len(set(pile(p, st, "game", "vloc", "OUT"))) == 2
+    assert len(pile(p, st, 0, "iloc", "HAND")) == 4
+
+
+def test_row_3_runs_all_offers_every_run_once():
+    """§28 row 3: `runs all` of A..5 gives the six runs of three or more, each once (not only those ending at 5)."""
+    text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR, FIVE)))))"
+            " (do ((set (game points SEQ) (((RANK : A) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)"
+            "                              ((RANK : FIVE) 5)))))"
+            " (stage player (end (== (size (game iloc STOCK)) 0))"
+            "  (choice ((any (runs all 3 (game iloc STOCK) using (game points SEQ)) 'R"
+            "    (repeat all (move (top 'R) (top (game vloc MELD))))))))"
+            " (scoring max 0))")
+    p = compile_game(parse_game(text, "t.rcy"))
+    runs = []
+    for i in range(len(p.options(p.new_game(1)))):
+        st = p.new_game(1)
+        p.apply(st, i)
+        runs.append(tuple(sorted(r for r, _ in pile(p, st, "game", "vloc", "MELD"))))
+    order = ["A", "TWO", "THREE", "FOUR", "FIVE"]
+    expected = {tuple(sorted(order[a:b])) for a in range(5) for b in range(a + 3, 6)}
+    assert len(runs) == 6 and set(runs) == expected

@@ -64,6 +64,34 @@ def a_move(cx: Compiler, n: A.Move, sc):
                 st.rec.move(st, c, a, b)
         return move_top
 
+    # fast path: (move 'C (top <location>)), the move of an option built for every card of a hand;
+    # the same steps as `move` below for a card in a variable and a stored destination's top
+    b_var = sc.get(src_node.name) if type(src_node) is A.Var else None
+    if (cap is None and b_var is not None and not b_var[0] and type(dst_node) is A.CardAt and dst_node.pos == "top"
+            and type(dst_node.pile) is A.Location and dst_node.pile.kind != A.Visibility.MEMORY):
+        slot = b_var[1]
+        bf = refs.pile(cx, dst_node.pile, sc)
+        sb = refs.static_pid(cx, dst_node.pile, sc)
+
+        def move_var_top(st, env):
+            c = env[slot]
+            if c is None:
+                raise _err("no-card", f"{what}: {show(src_node)} designates no card", span)
+            piles = st.piles
+            a = st.where[c]
+            pa = piles[a]
+            i = pa.index(c)
+            b = sb if sb is not None else bf(st, env)
+            del pa[i]
+            d = piles[b]
+            d.append(c)
+            st.where[c] = b
+            if st.log is not None:
+                st.log.append((MV, c, a, i, b, len(d) - 1))
+            if st.rec is not None:
+                st.rec.move(st, c, a, b)
+        return move_var_top
+
     srcf = refs.card_source(cx, n.card, sc)
 
     def move(st, env):

@@ -125,7 +125,8 @@ class Program(Registry):
         n = st.decisions + 1
         # a decision whose atomic blocks were sampled lists one walk per block: its estimated number
         # of complete paths is kept too (compiler.items.SampledOptions)
-        st.records.append((n, chooser, len(opts), i, st.pc, getattr(opts, "estimate", None)))
+        st.records.append((n, chooser, len(opts), i, st.pc,
+                           None if opts.__class__ is list else getattr(opts, "estimate", None)))
         st.decisions = n
         st.steps = 0
         ops = opts[i].ops

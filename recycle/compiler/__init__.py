@@ -1,9 +1,10 @@
 """The compiler stage: a checked AST -> an engine `Program` of closures, each node compiled once (design.md "Engine").
 
 Every AST node is compiled once into a closure `f(st, env)`; dispatch on node classes
-happens at compile time, never while a game runs.  In games with atomic blocks, an expression
-of the forms `fusion` knows is compiled into one generated Python function instead (its
-other forms stay closures, called from it).  Variables are resolved to slots of the
+happens at compile time, never while a game runs.  An expression of the forms `fusion` knows
+with a loop or a few nodes is compiled into one generated Python function instead (its other
+forms stay closures, called from it; a loop's parts that do not depend on its element are
+computed once per loop).  Variables are resolved to slots of the
 flat `env` list (one slot per binder, so shadowing is just another slot); declared variables
 become constants.  Program items become a flat list of ops driven by an integer program
 counter (`st.pc`), so a state can be cloned at any decision point.
@@ -44,7 +45,8 @@ Modules (each form is a function `(cx: Compiler, node, scope) -> closure`):
 * `collections` piles and collections: set operations, filter, sort, slices, runs, folds.
 * `boards`      board queries (E1).
 * `fusion`      expressions fused into generated Python functions (one call per loop instead
-                of one closure per node), for the games the driver's FUSE says.
+                of one closure per node, loop-invariant parts once per loop), for the games
+                the driver's FUSE says (all, by default).
 
 Imports point one way (driver -> registry -> form modules -> references -> context):
 `context` dispatches through the tables it is given and imports no form module, so a form

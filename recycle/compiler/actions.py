@@ -13,7 +13,7 @@ from ..engine.ops import (
     p_swap_cards,
     p_swap_piles,
 )
-from ..engine.state import MEM, MV, VDEL
+from ..engine.state import MEM, MV, SET, VDEL
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from ..lang import values
@@ -63,6 +63,34 @@ def a_move(cx: Compiler, n: A.Move, sc):
             if st.rec is not None:
                 st.rec.move(st, c, a, b)
         return move_top
+
+    # fast path: (move 'C (top <location>)), the move of an option built for every card of a hand;
+    # the same steps as `move` below for a card in a variable and a stored destination's top
+    b_var = sc.get(src_node.name) if type(src_node) is A.Var else None
+    if (cap is None and b_var is not None and not b_var[0] and type(dst_node) is A.CardAt and dst_node.pos == "top"
+            and type(dst_node.pile) is A.Location and dst_node.pile.kind != A.Visibility.MEMORY):
+        slot = b_var[1]
+        bf = refs.pile(cx, dst_node.pile, sc)
+        sb = refs.static_pid(cx, dst_node.pile, sc)
+
+        def move_var_top(st, env):
+            c = env[slot]
+            if c is None:
+                raise _err("no-card", f"{what}: {show(src_node)} designates no card", span)
+            piles = st.piles
+            a = st.where[c]
+            pa = piles[a]
+            i = pa.index(c)
+            b = sb if sb is not None else bf(st, env)
+            del pa[i]
+            d = piles[b]
+            d.append(c)
+            st.where[c] = b
+            if st.log is not None:
+                st.log.append((MV, c, a, i, b, len(d) - 1))
+            if st.rec is not None:
+                st.rec.move(st, c, a, b)
+        return move_var_top
 
     srcf = refs.card_source(cx, n.card, sc)
 
@@ -222,22 +250,24 @@ def a_set(cx: Compiler, n: A.SetValue, sc):
     vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else cx.expr(n.value, sc)
     if n.target.kind == "str" and n.target.owner_type == T.CARD:
         return card_str_setter(cx, n.target, sc, vf)
-    if n.target.kind == "sto":  # an integer: sums grow a digit at a time, stored values keep them bounded
-        bound = values.INT_BOUND
-        span = n.span
-        ivf = vf
+    # an integer: sums grow a digit at a time, stored values keep them bounded
+    sto = n.target.kind == "sto"
+    bound = values.INT_BOUND
+    span = n.span
 
-        def vf(st, env):
-            v = ivf(st, env)
-            if not -bound < v < bound:
-                raise GameRuntimeError("limit", str(values.too_big("the value stored")), span)
-            return v
-    if ss is not None:
-        def set_(st, env):
-            p_set(st, ss, vf(st, env))
-    else:
-        def set_(st, env):
-            p_set(st, sf(st, env), vf(st, env))
+    # p_set inlined (the most frequent action while options are built), the slot read before the value
+    def set_(st, env):
+        slot = ss if ss is not None else sf(st, env)
+        v = vf(st, env)
+        if sto and not -bound < v < bound:
+            raise GameRuntimeError("limit", str(values.too_big("the value stored")), span)
+        vals = st.vals
+        log = st.log
+        if log is not None:
+            log.append((SET, slot, vals[slot], v))
+        vals[slot] = v
+        if st.rec is not None:
+            st.rec.set(st, slot, v)
     return set_
 
 
@@ -291,10 +321,17 @@ def a_incdec(cx: Compiler, n: A.IncDec, sc):
     def incdec(st, env):
         slot = ss if ss is not None else sf(st, env)
         a = amt if af is None else sign * af(st, env)
-        v = st.vals[slot] + a
+        vals = st.vals
+        old = vals[slot]
+        v = old + a
         if not -bound < v < bound:  # sums grow a digit at a time: stored values keep them bounded
             raise GameRuntimeError("limit", str(values.too_big(f"({n.op} … {a})")), span)
-        p_set(st, slot, v)
+        log = st.log  # p_set inlined, as in a_set
+        if log is not None:
+            log.append((SET, slot, old, v))
+        vals[slot] = v
+        if st.rec is not None:
+            st.rec.set(st, slot, v)
     return incdec
 
 

@@ -135,6 +135,8 @@ class Compiler:
     def sim(self, n, sc):
         """Compile a clause for option building: `f(st, env, k)` calls k once per complete path."""
         if not _branches(n):
+            if type(n) is A.Guarded:  # the guard tested here: one call fewer per clause of a decision
+                return _straight_guarded(self.expr(n.cond, sc), self.clause(n.body, sc))
             return _straight(self.clause(n, sc))
         f = self._sims.get(type(n))
         if f is None:
@@ -145,6 +147,15 @@ class Compiler:
 def _straight(ex):
     def sim(st, env, k):
         ex(st, env)
+        k(st, env)
+    return sim
+
+
+def _straight_guarded(cond, body):
+    """_straight of a guarded clause (clauses.c_guarded): the path goes on whether the guard holds or not."""
+    def sim(st, env, k):
+        if cond(st, env):
+            body(st, env)
         k(st, env)
     return sim
 

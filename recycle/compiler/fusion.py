@@ -199,6 +199,8 @@ def _children(m) -> tuple:
 # The state's lists a generated function reads, bound once per call (an expression changes none of them).
 _HOISTED = {"_piles": "st.piles", "_vals": "st.vals", "_nvals": "len(st.vals)", "_catt": "st.catt",
             "_boards": "st.boards", "_nboards": "len(st.boards)"}
+# Forms read directly even when they are loop-invariant (see _Source.invariant).
+_NOT_HOISTED = (A.Var, A.Storage)
 # The collections whose elements are always stored piles (cell ids): a loop over them needs no test of kind.
 _PILE_IDS = (A.Cells, A.Neighbors, A.Line, A.Ray)
 
@@ -216,6 +218,9 @@ class _Source:
         self.shared: set = set()  # subexpressions computed once (_shared)
         self.memo: dict = {}  # shared subexpression -> its source, in the function being written
         self.filling = False  # writing the function that fills a geometry table
+        # the env slots whose values change while the loop function being written runs (its variable,
+        # the parameters of the definitions used in it); None outside a loop function
+        self.varying: set[int] | None = None
         self.ns["_NOT_YET"] = _NOT_YET
 
     def compile(self, n, sc) -> Callable:
@@ -259,16 +264,51 @@ class _Source:
         if f is None:
             if type(n) in _GEOMETRY:
                 return self.geometry(n, sc) or self.call(self.cx.expr(n, sc))
-            return self.call(self.cx.expr(n, sc))
+            key = self.invariant(n, sc)
+            if key is None:
+                return self.call(self.cx.expr(n, sc))
+            return self.kept(key, lambda: self.call(self.cx.expr(n, sc)))
         if type(n) is not A.Var and (text := self.geometry(n, sc)) is not None:
             return text
         if n not in self.shared:
-            return f(self, n, sc)
-        text = self.memo.get(n)
+            key = self.invariant(n, sc)
+            if key is None:
+                return f(self, n, sc)
+            return self.kept(key, lambda: f(self, n, sc))
+        return self.kept(n, lambda: f(self, n, sc))
+
+    def kept(self, key, write: Callable[[], str]) -> str:
+        """Source computing a value where first needed in this function and reusing it after (memo by key)."""
+        text = self.memo.get(key)
         if text is None:  # the first time in this function: computed where first needed, then kept
             m = f"_m{next(self.ids)}"
-            text = self.memo[n] = f"({m} if {m} is not _NOT_YET else ({m} := {f(self, n, sc)}))"
+            text = self.memo[key] = f"({m} if {m} is not _NOT_YET else ({m} := {write()}))"
         return text
+
+    def invariant(self, n, sc) -> tuple | None:
+        """The memo key of n if it is loop-invariant in the loop function being written, else None.
+
+        Inside a loop's test, a part that reads neither the loop's variable nor anything bound in
+        the test, and draws nothing at random, has the same value for every element (an expression
+        changes nothing): `(cardatt SUIT (top DISCARD))` in a filter of the hand.  It is computed
+        where first needed, as before, and kept for the other elements.  The key is the node with
+        the slots its variables read, so that one definition's body used with other arguments is
+        another part.  Variables and cells are read directly (a memo would cost more).
+        """
+        if self.varying is None or type(n) in _NOT_HOISTED or self.filling:
+            return None
+        slots = []
+        for name in sorted(_free(n)):
+            b = sc.get(name)
+            if b is None:
+                return None
+            if not b[0]:
+                if b[1] in self.varying:
+                    return None
+                slots.append((name, b[1]))
+        if _random(n):
+            return None
+        return (n, tuple(slots))
 
     def geometry(self, n, sc) -> str | None:
         """n read from a table by the value of its one variable, if it is board geometry (None otherwise)."""
@@ -394,10 +434,11 @@ def _loop(g: _Source, n, sc) -> str:
     s, sc2 = g.cx.bind(sc, n.var)
     pids = {"_e"} if _pile_ids(n.coll) else set()
     outer, g.local, memo, g.memo, known, g.pids = g.local, {s: "_e"}, g.memo, {}, g.pids, pids
+    varying, g.varying = g.varying, {s}
     try:
         cond = g.src(n.cond, sc2)
     finally:
-        g.local, g.memo, g.pids = outer, memo, known
+        g.local, g.memo, g.pids, g.varying = outer, memo, known, varying
     name = g.ref(None, "_q")
     # closures and inner loops read the variable in its slot; a test reading only `_e` needs no slot
     store = f"        env[{s}] = _e\n" if re.search(r"\benv\b", cond) else ""
@@ -486,6 +527,8 @@ def _call(g: _Source, n: A.CallExpr, sc) -> str:
             continue
         slot = g.cx.new_slot()
         inner[name] = (False, slot)
+        if g.varying is not None:  # set anew each time the expression is evaluated
+            g.varying.add(slot)
         names.append((slot, g.temp()))
         args.append(g.src(arg, sc))
     outer = g.local

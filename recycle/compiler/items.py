@@ -103,6 +103,8 @@ def option_builder(cx: Compiler, sims):
     """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options."""
     has_atomic = cx.has_atomic
     p = cx.p
+    if not has_atomic:
+        return plain_option_builder(p, sims)
 
     def build(st):
         env = st.env
@@ -158,6 +160,36 @@ def option_builder(cx: Compiler, sims):
         # Enumerating atomic blocks recurses hundreds of frames deep, and even the sampled walks
         # go deep enough to straddle a stack chunk: they get a chunk of their own (stack.py).
         return lambda st: with_room(build, st)
+    return build
+
+
+def plain_option_builder(p, sims):
+    """option_builder for a game without atomic blocks: no sampling stream, no path budget, no estimate."""
+    def build(st):
+        log: list[tuple] = []
+        rec = st.rec
+        st.log = log
+        st.rec = None
+        opts: list[Option] = []
+        append = opts.append
+        p.branches = 0
+        most = p.max_options
+
+        def finish(st, env):
+            if log:
+                if len(opts) >= most:
+                    raise _OptionLimit
+                append(Option(tuple(log)))
+
+        try:
+            _walk_clauses(sims, st, st.env, finish, 0)
+        except _OptionLimit:
+            undo_to(st, 0)
+            return None
+        finally:
+            st.log = None
+            st.rec = rec
+        return opts
     return build
 
 

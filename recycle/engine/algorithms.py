@@ -397,4 +397,4 @@ def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple
 
 def derive(*parts: object) -> int:
     """flow-and-analytics §0: first 8 bytes (big-endian) of sha256 of the '/'-joined parts."""
-    return int.from_bytes(hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()[:8], "big")
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")

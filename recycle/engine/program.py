@@ -61,6 +61,7 @@ class Program(Registry):
         self.code_span: list = []  # pc -> Span of the item / condition
         self.code_stages: list = []  # pc -> tuple of enclosing stage spans, innermost first
         self.choice_span: dict = {}
+        self.choice_span_text: dict[int, str] = {}  # pc -> str(choice_span[pc]), filled as results are made
         # Both set by compile_game before the program is handed out: no None to check at each game.
         self.score_fn: Callable[[State], list[int]]
         self.template: State
@@ -124,7 +125,8 @@ class Program(Registry):
         n = st.decisions + 1
         # a decision whose atomic blocks were sampled lists one walk per block: its estimated number
         # of complete paths is kept too (compiler.items.SampledOptions)
-        st.records.append((n, chooser, len(opts), i, st.pc, getattr(opts, "estimate", None)))
+        st.records.append((n, chooser, len(opts), i, st.pc,
+                           None if opts.__class__ is list else getattr(opts, "estimate", None)))
         st.decisions = n
         st.steps = 0
         ops = opts[i].ops
@@ -225,7 +227,8 @@ class Program(Registry):
 
     def result(self, st: State) -> GameResult:
         """The GameResult of a finished game (or of the game so far)."""
-        records = [DecisionRecord(n, ch, b, i, str(self.choice_span.get(pc, NOWHERE)), est)
+        texts = self.choice_span_text
+        records = [DecisionRecord(n, ch, b, i, texts.get(pc) or self._span_text(pc), est)
                    for n, ch, b, i, pc, est in st.records]
         status = st.status
         scores = ranks = shares = winners = None
@@ -255,6 +258,11 @@ class Program(Registry):
         return GameResult(outcome, reason, st.seed, self.direction, records, scores, ranks, shares, winners,
                           limit, error, self.warnings, [r[3] for r in st.records], score_error,
                           [list(h) for h in st.hands])
+
+    def _span_text(self, pc: int) -> str:
+        """The position of the decision at pc as text, kept for the next records of that decision."""
+        text = self.choice_span_text[pc] = str(self.choice_span.get(pc, NOWHERE))
+        return text
 
     # ------------------------------------------------------------ descriptions and visibility
 

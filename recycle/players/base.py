@@ -23,7 +23,22 @@ class Player:
 
     def __init__(self):
         self.seat = -1
-        self.rng = random.Random(0)
+        # no stream yet: `start` gives each game its own, and seeding one costs as much as a short
+        # game's decisions; a player asked to choose before any start gets random.Random(0), as if
+        # made here (the `rng` property)
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """This seat's own stream (seeded by `start`)."""
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random(0)
+        return r
+
+    @rng.setter
+    def rng(self, r: random.Random) -> None:
+        self._rng = r
 
     def start(self, prog, seat: int, seed: int) -> None:
         """Called at the start of each game: this player's seat and its own stream's seed."""

@@ -10,4 +10,4 @@ class RandomPlayer(Player):
     code = "R"
 
     def choose(self, prog, st) -> int:
-        return self.rng.randrange(len(st.opts))
+        return (self._rng or self.rng).randrange(len(st.opts))  # the stream without the property, once started

@@ -43,6 +43,12 @@ EXPRESSIONS = [
     "(any player 'P (and (== (size ('P iloc HAND)) 3) (== 'P (current player))))",
     "(filter (range 1..3) 'R (any (line (cell (game vloc G) (- 'R 1) 0) E 4) 'X (> (size 'X) 0)))",
     "(size (filter (filter (cells (game vloc G)) 'X (> (size 'X) 0)) 'X (> ((top 'X) sto MARK) 0)))",
+    # parts of a loop's test that do not depend on its element (computed once per loop, where first needed)
+    "(filter ((0 player) iloc HAND) 'C (or (== (cardatt SUIT 'C) (cardatt SUIT (top (game vloc G 5))))"
+    " (== (cardatt RANK 'C) (cardatt RANK (top ((0 player) iloc HAND))))))",
+    "(filter (game vloc G 2) 'C (> ((top (game vloc G 2)) sto MARK) 0))",  # never needed: no error
+    "(filter ((0 player) iloc HAND) 'C (< (size (union (game vloc G 0) (game vloc G 1))) 3))",
+    "(filter (cells (game vloc G)) 'X (any ((0 player) iloc HAND) 'C (== (size 'X) (size (game vloc G 1)))))",
 ]
 
 
@@ -96,6 +102,9 @@ DEFINED = [
     "(filter (cells (game vloc G)) 'X (and (MARKED 'X (game sto N)) (NB 'X)))",
     "(any (cells (game vloc G)) 'X (MARKED (game vloc G 1) (+ (random 1) 3)))",
     "(+ (size (PICK (- 2 1))) (size (if (== (game sto N) 3) (game vloc G 5) (game vloc G 2))) (size (PICK 0)))",
+    # the same body with other arguments in one loop: each use's invariant parts are its own
+    "(filter (cells (game vloc G)) 'X (or (MARKED 'X (size ((0 player) iloc HAND))) (MARKED 'X (game sto N))))",
+    "(filter (cells (game vloc G)) 'X (and (OCC (game vloc G 1)) (OCC 'X)))",
 ]
 
 
@@ -127,6 +136,7 @@ def test_uses_of_definitions_are_fused_whole(monkeypatch):
     ("(filter (cells (game vloc G)) 'X (> (size (neighbors 'X (N, UP))) 0))", "board"),
     ("(components (all (X) 'U (game iloc STOCK)))", "board"),
     ("(any (cells (game vloc G)) 'X (== (row (cell (game vloc G) 5 5)) 0))", "range"),
+    ("(filter ((0 player) iloc HAND) 'C (> ((top (game vloc G 2)) sto MARK) 0))", "no-card"),
 ])
 def test_a_fused_expression_fails_as_its_closures_do(monkeypatch, expr, cls):
     def error():
@@ -167,3 +177,21 @@ def test_every_shipped_game_plays_the_same_fused_or_not(monkeypatch, name):
 def test_the_walk_stream_draws_as_randrange_does():
     a, b = WalkStream(5), random.Random(5)
     assert [a.below(n) for n in range(1, 400)] == [b.randrange(n) for n in range(1, 400)]
+
+
+def test_a_loop_invariant_part_of_a_test_is_computed_once_per_loop(monkeypatch):
+    """(size (union …)) reads nothing of 'C: computed for the first card of the hand, kept for the other two."""
+    monkeypatch.setattr(driver, "FUSE", "always")
+    calls: dict = {}
+    real = fusion._Source.call
+
+    def counted(self, f):
+        def g(st, env):
+            calls[f] = calls.get(f, 0) + 1
+            return f(st, env)
+        return real(self, g)
+    monkeypatch.setattr(fusion._Source, "call", counted)
+    _prog, _st, v = value_of("(filter ((0 player) iloc HAND) 'C (< (size (union (game vloc G 0) (game vloc G 1))) 3))",
+                             BOARD, BEFORE)
+    assert len(v) == 3  # the whole hand, so the test was read for every card
+    assert calls and set(calls.values()) == {1}  # the union's closure (and the hand's), once each

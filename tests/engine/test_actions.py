@@ -71,6 +71,23 @@ def test_move_top_onto_the_top_of_its_own_pile_leaves_the_card_there():
     assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["TWO", "THREE", "FOUR", "FIVE", "A"]
 
 
+def test_move_of_a_card_in_a_variable_to_a_top():
+    """(move 'C (top X)): each option moves its own card; building them leaves the piles as they were."""
+    p, st = run("(stage player (end (== ((1 player) sto SCORE) 1))"
+                " (choice ((any (game iloc STOCK) 'C (move 'C (top (game vloc T))))"
+                "          (any (game iloc STOCK) 'C ((== (cardatt RANK 'C) TWO) (move 'C (top (game iloc STOCK)))))))"
+                " (do ((inc ((current player) sto SCORE) 1))))")
+    assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["A", "TWO", "THREE", "FOUR", "FIVE"]
+    assert len(p.options(st)) == 6
+    p.apply(st, 5)  # TWO to the top of its own pile
+    assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["A", "THREE", "FOUR", "FIVE", "TWO"]
+    p.apply(st, 1)  # the second card, THREE
+    assert R(p, st, p.pile(st, "game", "vloc", "T")) == ["THREE"]
+    assert R(p, st, p.pile(st, "game", "iloc", "STOCK")) == ["A", "FOUR", "FIVE", "TWO"]
+    p, st = run("(do ((let (top (game vloc EMPTY)) 'C (move 'C (top (game vloc T))))))")
+    assert err(p, st) == "no-card"
+
+
 def test_move_index_destination_may_equal_size_but_not_more():
     p, st = run("(do ((move (top (game iloc STOCK)) (0 (game vloc T))) (move (top (game iloc STOCK)) (1 (game vloc T)))))")
     assert R(p, st, p.pile(st, "game", "vloc", "T")) == ["FIVE", "FOUR"]

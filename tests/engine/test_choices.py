@@ -326,3 +326,18 @@ def test_random_player_is_uniform_over_options_not_clauses():
         r = play_game(p, seed, [RandomPlayer(), RandomPlayer()])
         passes += r.choices[0] == 5
     assert abs(passes / N - 1 / 6) < 0.03
+
+
+def test_guarded_clauses_without_a_branch_in_a_choice():
+    """A guard that fails gives no option at the top of a choice, and is a no-op inside a path that goes on."""
+    p = G("(choice (((== 1 2) (inc ((current player) sto SCORE)))"
+          "         ((== 1 1) (inc ((current player) sto SCORE) 2))"
+          "         (any (game iloc STOCK) 'C ((== (cardatt RANK 'C) TWO) (move 'C (top (game vloc T)))))"
+          "         (any (game iloc STOCK) 'C (do (((== 1 2) (inc ((current player) sto SCORE)))"
+          "                                       (move 'C (top (game vloc T))))))))")
+    st = p.new_game(1)
+    opts = p.options(st)
+    assert len(opts) == 1 + 1 + 5
+    assert [op[0] for op in opts[0].ops] == [SET] and opts[0].ops[0][3] == 2
+    assert [ranks(p, st, [c]) for c, _ in moves(opts[1])] == [["TWO"]]
+    assert all([op[0] for op in o.ops] == [MV] for o in opts[2:])

@@ -130,3 +130,20 @@ def test_deep_choice_and_fused_atomic_conditions_play():
 def test_integer_bound_keeps_scores_printable():
     assert len(str(V.INT_BOUND - 1)) == V.MAX_INT_DIGITS < 4300  # Python's str() limit
     assert float(V.INT_BOUND - 1) < 1.8e308
+
+
+@pytest.mark.parametrize("items,ok", [
+    ("(do ((set (game sto X) 99)))", True),
+    ("(do ((set (game sto X) 100)))", False),
+    ("(do ((set (game sto X) 99) (inc (game sto X) 1)))", False),
+    ("(do ((set (game sto X) (- 0 99)) (dec (game sto X))))", False),
+    ("(choice ((set (game sto X) 100) (turn pass)))", False),  # also while the options are built
+    ("(choice ((do ((set (game sto X) 98) (inc (game sto X) 1)))))", True),
+])
+def test_a_stored_integer_stays_within_the_bound(monkeypatch, items, ok):
+    monkeypatch.setattr(V, "INT_BOUND", 100)  # read when the game is compiled
+    r = play(G(items, score="(game sto X)"))
+    if ok:
+        assert r.outcome == "completed" and abs(r.scores[0]) == 99
+    else:
+        assert r.outcome == "error" and r.error.cls == "limit"

@@ -185,3 +185,23 @@ def test_corpus_smoke(corpus_file):
         assert r.outcome in ("completed", "limit"), r.error.text if r.error else r
         if r.outcome == "completed":
             assert r.scores is not None and len(r.ranks) == prog.n_players and abs(sum(r.shares) - 1) < 1e-9
+
+
+def test_decision_records_name_the_choice_where_it_is_written():
+    """Each record's span text is that of its decision (kept per decision across games: same text each time)."""
+    p = compile_game(parse_game(SMALL))
+    [span] = p.choice_span.values()
+    for seed in (3, 4):
+        r = play_game(p, seed, rnd(3))
+        assert r.decisions and {d.position for d in r.decisions} == {str(span)}
+
+
+def test_a_player_never_started_draws_from_seed_zero_and_start_reseeds_it():
+    """A player's stream is made when first used (seeding costs as much as a short game): Random(0) until `start`."""
+    pl = RandomPlayer()
+    zero = random.Random(0)
+    assert [pl.rng.random() for _ in range(3)] == [zero.random() for _ in range(3)]
+    pl.start(None, 1, 99)
+    assert pl.rng.random() == random.Random(99).random()
+    pl.rng = random.Random(5)  # a stream set by hand is the one used
+    assert pl.rng.random() == random.Random(5).random()

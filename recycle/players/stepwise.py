@@ -4,7 +4,7 @@ When a decision has more options than fit on a screen (`SCREEN` lines), or its a
 have too many complete paths to list (the engine then lists a random sample, §15.4), the human
 player does not get a list of every option: it builds its option one action at a time.  Each
 step offers the actions that can come next (each leading to at least one legal complete
-option), numbered; the person picks one, goes back a step (`u`), narrows the list with a filter
+option, unless marked "unchecked", below), numbered; the person picks one, goes back a step (`u`), narrows the list with a filter
 (`/text`), turns pages (`n`, `p`), or stops where the actions chosen so far are a complete
 option (`0`).  A step with a single possible action is taken at once and shown.  More than a
 screenful of actions is grouped by card and source ("move NINE-RED p1 iloc HAND": then pick the
@@ -18,14 +18,18 @@ Two sources give the steps:
   (Program.decision_sims) run again with a log that only lets through paths whose visible
   actions begin with the ones chosen so far (`_GuidedLog`): every path that strays is
   abandoned at its first different action, as the engine abandons a move that overfills a cell.
-  Each action that can come next is kept once one complete path through it passed the block's
-  `require`, and its paths are then cut short, so the walk lists what can come next without
-  listing every complete path.  The option finally taken is one such complete path (its ops
-  exactly), added to the decision's options so that `apply` takes it like any other.
+  One walk cut one action further lists what can come next; then, for each such action, walks
+  with a growing bound on the length of a path look for one complete path through it that
+  passes the block's `require` (or show that none does: the action is dropped), without
+  listing every complete path.  An action the step's budget leaves undecided is offered marked
+  "unchecked".  The option finally taken is one complete path (its ops exactly), added to the
+  decision's options so that `apply` takes it like any other; its `steps` (which next action
+  each step took, in walk order) go to the transcript, and `rebuild` makes it again from them.
 
-Every option a person can build is a complete legal option of the decision, and every legal
-option can be built: the steps are read from the options themselves, or from the same walks
-that make them.
+Every option a person can build is a complete legal option of the decision (the dialogue
+returns only a complete path), and every legal option can be built: the steps are read from the
+options themselves, or from the same walks that make them, and an action is dropped only when
+every path through it was walked and none completed.
 """
 from __future__ import annotations
 

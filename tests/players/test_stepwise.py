@@ -8,8 +8,6 @@ import re
 import subprocess
 import sys
 
-import pytest
-
 from recycle.cli import main
 from recycle.compiler import driver
 from recycle.compiler.items import SampledOptions
@@ -203,7 +201,7 @@ def test_listed_steps_reach_every_option_of_a_decision():
 
 
 def test_a_human_player_on_a_big_listed_decision_takes_the_option_built():
-    prog, st = run(PLACE_GAME)
+    prog, _ = run(PLACE_GAME)
     # first action: ONE to cell 0 (1); second: TWO to cell 1 (1); then stop is the only way on
     out = io.StringIO()
     h = HumanPlayer(io.StringIO("1\n1\n"), out)

@@ -4,11 +4,11 @@ When a decision has more options than fit on a screen (`SCREEN` lines), or its a
 have too many complete paths to list (the engine then lists a random sample, §15.4), the human
 player does not get a list of every option: it builds its option one action at a time.  Each
 step offers the actions that can come next (each leading to at least one legal complete
-option, unless marked "unchecked", below), numbered; the person picks one, goes back a step (`u`), narrows the list with a filter
-(`/text`), turns pages (`n`, `p`), or stops where the actions chosen so far are a complete
-option (`0`).  A step with a single possible action is taken at once and shown.  More than a
-screenful of actions is grouped by card and source ("move NINE-RED p1 iloc HAND": then pick the
-destination), else shown a page at a time.
+option, unless marked "unchecked", below), numbered; the person picks one, goes back a step
+(`u`), narrows the list with a filter (`/text`), turns pages (`n`, `p`), or stops where the
+actions chosen so far are a complete option (`0`).  A step with a single possible action is
+taken at once and shown.  More than a screenful of actions is grouped by card and source
+("move NINE-RED p1 iloc HAND": then pick the destination), else shown a page at a time.
 
 Two sources give the steps:
 

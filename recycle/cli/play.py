@@ -14,6 +14,7 @@ from ..players import registry
 from ..players.base import Player
 from ..players.human import HumanPlayer, HumanQuit, Narrated, render_view
 from ..players.montecarlo import SearchPlayer
+from ..players.stepwise import rebuild
 from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
@@ -96,7 +97,10 @@ def _final_state(prog, game_seed: int, rec, players, args):
     """The game's last state, rebuilt from its seed and its choices (players never draw from the game stream)."""
     sampling = [samples_atomic(pl) for pl in players] if prog.has_atomic else None
     st = prog.new_game(game_seed, args.max_decisions, args.max_steps, None, sampling)
+    built = {n: steps for pl in players if isinstance(pl, HumanPlayer) for n, steps in pl.built.items()}
     for _seat, _b, chosen in rec.decision_rows:
+        if chosen >= len(prog.options(st)):  # an option the person built step by step: built again
+            rebuild(prog, st, built.get(st.decisions + 1))
         prog.apply(st, chosen)
     return st
 

@@ -213,6 +213,7 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
     limit, step = p._limit, p._step
     ctx = f"while building the options of the {what} at {span}"
     build = option_builder(cx, sims)
+    p.decision_sims[pc] = sims  # walked again, step by step, by a person building a big turn (players.stepwise)
     asked = cx.chooser_slot
 
     def op(st):
@@ -252,11 +253,13 @@ def gen_atomic_item(cx: Compiler, it: A.Atomic, sc, stages) -> None:
     """
     p = cx.p
     decides = any(isinstance(x, A.Choice) for x in walk(it.body))
-    build = option_builder(cx, [sim_atomic(cx, it, sc)])
+    sims = [sim_atomic(cx, it, sc)]
+    build = option_builder(cx, sims)
     span = it.span
     pc = cx.emit(None, span, stages)
     if decides:
         p.choice_span[pc] = span
+        p.decision_sims[pc] = sims
     nxt = pc + 1
     limit = p._limit
     ctx = f"while building the options of the atomic block at {span}"

@@ -24,6 +24,8 @@ def static_pid(cx: Compiler, n, sc) -> int | None:
         ic, idx = True, 0
     else:
         ic, idx = cx.const(n.index, sc)
+        if nc:
+            cx.p.indexed_names.add((KIND_CODE[n.kind], name))
     if not (nc and ic) or idx < 0:
         return None
     return cx.p.register_pile(0, KIND_CODE[n.kind], name, idx)
@@ -82,6 +84,8 @@ def location(cx: Compiler, n: A.Location, sc):
         ic, idx = True, 0
     else:
         ic, idx = cx.const(n.index, sc)
+        if nc:  # the game writes this family with an index: its member 0 is named with it (Registry.loc_text)
+            p.indexed_names.add((kind, name))
     if nc and ic and idx >= 0:
         tbl = [p.register_pile(o, kind, name, idx) for o in range(cx.n + 1)]
         return _owner_table_fn(cx, n.owner, sc, tbl)

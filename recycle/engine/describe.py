@@ -73,7 +73,7 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
                 v = " ".join(f"({' '.join(f'({k} : {x})' for k, x in conds)} {pts})" for conds, pts in v.awards)
             elif kind == "ply":
                 v = "nobody" if v is None else f"p{v + 1}"
-            out.append(ActionInfo("set", f"set {prog.owner_text(st, owner)} {kind} {name} = {v}"))
+            out.append(ActionInfo("set", f"set {prog.owner_name(st, owner, viewer)} {kind} {name} = {v}"))
         elif code == PCY:
             which = "current" if op[1] % 2 == 0 else "next"
             out.append(ActionInfo("cycle", f"cycle {which} p{op[3] + 1}"))

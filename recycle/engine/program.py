@@ -62,6 +62,9 @@ class Program(Registry):
         self.code_stages: list = []  # pc -> tuple of enclosing stage spans, innermost first
         self.choice_span: dict = {}
         self.choice_span_text: dict[int, str] = {}  # pc -> str(choice_span[pc]), filled as results are made
+        # pc -> the option-building walks of the decision there (compiler.options), for players that
+        # build an option step by step (players.stepwise) instead of choosing from the list
+        self.decision_sims: dict = {}
         # Both set by compile_game before the program is handed out: no None to check at each game.
         self.score_fn: Callable[[State], list[int]]
         self.template: State
@@ -135,6 +138,9 @@ class Program(Registry):
             ev = {"type": "decision", "n": n, "seat": chooser, "kind": kind, "options": len(opts), "choice": i}
             if rec.text:
                 ev["text"] = "; ".join(self.describe(st, opts[i]))
+            steps = getattr(opts[i], "steps", None)
+            if steps is not None:  # an option a person built step by step (players.stepwise): how to build it again
+                ev["steps"] = steps
             rec.raw(ev)
         redo = REDO
         try:

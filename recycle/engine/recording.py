@@ -63,7 +63,11 @@ class EventSink:
             v = v.to_json()
         elif kind == "ply":
             v = None if v is None else f"p{v + 1}"
-        self.out({"type": "set", "owner": self.prog.owner_text(st, owner), "store": kind, "key": name, "value": v})
+        ev = {"type": "set", "owner": self.prog.owner_text(st, owner), "store": kind, "key": name, "value": v}
+        if owner.__class__ is not int and owner[0] == "C":
+            # a card's storage: the owner is the card's id (two cards may look alike), its name the card itself
+            ev["owner_name"] = self.prog.owner_name(st, owner)
+        self.out(ev)
 
     def turn(self, p):
         self.out({"type": "turn", "seat": p})

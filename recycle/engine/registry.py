@@ -29,6 +29,9 @@ class Registry:
         self.pile_kind: list = []
         self.pile_owner: list = []  # pid -> owner code (0 game, 1 + p player)
         self.families: dict = {}  # (owner, kind, name) -> [sorted indices, pids]
+        # (kind, name) of the families the game writes with an index (`(game vloc MELD 'I)`), set when it
+        # is compiled: their member 0 is written `MELD 0`, not `MELD` (loc_text)
+        self.indexed_names: set = set()
         self._loc_json: list = []
         # storage
         self.slot_ids: dict = {}
@@ -96,8 +99,12 @@ class Registry:
         return list(self._loc_json[pid])
 
     def loc_text(self, pid: int) -> str:
+        """A location as the game file writes it: `table vloc GRID 0` for a board's cell or a member of an
+        indexed family (index 0 included), `p1 iloc HAND` for a pile without an index."""
         owner, kw, name, index = self._loc_json[pid]
-        return f"{owner} {kw} {name}" + (f" {index}" if index else "")
+        if index or pid in self.cell_of or (self.pile_kind[pid], name) in self.indexed_names:
+            return f"{owner} {kw} {name} {index}"
+        return f"{owner} {kw} {name}"
 
     def register_slot(self, owner: Owner, kind: str, name: str) -> int:
         key = (owner, kind, name)
@@ -121,13 +128,26 @@ class Registry:
         return s
 
     def owner_text(self, st: State, owner) -> str:
-        """A storage owner as text: "table", "p1", "team0", a location "table vloc GRID 3", a card "DEFAULT#5"."""
+        """A storage owner as transcripts identify it: "table", "p1", "team0", a location "table vloc GRID 3",
+        a card by its id "DEFAULT#5" (two cards may look alike)."""
         if owner.__class__ is int:
             return self.owner_json(owner)
         if owner[0] == "L":
             return self.loc_text(owner[1])
         c = owner[1]
         return f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
+
+    def owner_name(self, st: State, owner, viewer: int | None = None) -> str:
+        """A storage owner as the game names it: as owner_text, but a card by its attributes ("RED-ONE",
+        "RED:ONE" outside the DEFAULT deck), unless `viewer` cannot see where the card lies (then by its id)."""
+        if owner.__class__ is int or owner[0] == "L":
+            return self.owner_text(st, owner)
+        c = owner[1]
+        if viewer is not None and not self.sees(viewer, st.where[c]):  # type: ignore[attr-defined]
+            return self.owner_text(st, owner)
+        s = "-".join(st.catt[c].values())
+        deck = st.cmeta.deck[c]
+        return s if deck == "DEFAULT" else f"{deck}:{s}"
 
     # ------------------------------------------------------------ boards (extensions E1)
 

@@ -17,9 +17,16 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from ..compiler.items import SampledOptions
 from ..engine.play import samples_atomic
+from ..engine.state import KIND_WORDS
 from ..errors import UsageError
 from .base import Player
+from .stepwise import ListedSteps, StepMenu, WalkedSteps, needs_steps
+
+KIND_IDS = {w: k for k, w in enumerate(KIND_WORDS)}
+# The longest reply read at once; a longer line is refused as a whole.
+MAX_LINE = 4096
 
 
 class HumanQuit(UsageError):
@@ -30,14 +37,22 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _loc_text(prog, key) -> str:
+    """A location of a view (owner, kind word, name, index) as the game names it (Registry.loc_text)."""
+    owner, kw, name, index = key
+    pid = prog.pile_ids.get((0 if owner == "table" else int(owner[1:]), KIND_IDS[kw], name, index))
+    if pid is not None:
+        return prog.loc_text(pid)
+    return f"{owner} {kw} {name}" + (f" {index}" if index else "")
+
+
 def render_view(prog, st, seat: int, title: str | None = None) -> str:
     """What `seat` observes, as text: its piles, the table's, the other players', storage, the turn."""
     view = prog.view(st, seat)
     me = f"p{seat + 1}"
     groups: dict[str, list[str]] = {"mine": [], "table": [], "others": []}
     for key, (what, items) in view["piles"].items():
-        owner, kw, name, index = key
-        loc = f"{owner} {kw} {name}" + (f" {index}" if index else "")
+        loc = _loc_text(prog, key)
         if what == "cards":
             # the cards are listed bottom first; the last one is the top of the pile
             body = f"({len(items)}) " + ", ".join(prog.card_text(st, c) for c in items)
@@ -50,6 +65,7 @@ def render_view(prog, st, seat: int, title: str | None = None) -> str:
             body = _plural(len(items), "card") + " face down"
             if set(decks) != {"DEFAULT"}:
                 body += " (" + ", ".join(f"{k} back x{v}" for k, v in decks.items()) + ")"
+        owner = key[0]
         group = "mine" if owner == me else "table" if owner == "table" else "others"
         groups[group].append(f"    {loc}: {body}")
     turn = st.pcyc[-2] if len(st.pcyc) >= 2 else seat
@@ -87,8 +103,7 @@ def view_changes(prog, st, old: dict, new: dict) -> list[str]:
         b = new["piles"].get(key, ("cards", ()))
         if a == b:
             continue
-        owner, kw, name, index = key
-        loc = f"{owner} {kw} {name}" + (f" {index}" if index else "")
+        loc = _loc_text(prog, key)
         if a[0] == "cards" and b[0] == "cards":
             gone = [c for c in a[1] if c not in b[1]]
             came = [c for c in b[1] if c not in a[1]]
@@ -121,10 +136,12 @@ class HumanPlayer(Player):
         self.inp = inp
         self.out = out
         self.ask_forced = ask_forced
+        self.built: dict[int, list] = {}  # decision number -> steps of the option built there (stepwise)
 
     def start(self, prog, seat: int, seed: int) -> None:
         super().start(prog, seat, seed)
         self._last = None
+        self.built = {}
 
     def _print(self, text: str = "") -> None:
         out = self.out or sys.stdout
@@ -145,6 +162,8 @@ class HumanPlayer(Player):
                     self._print(line)
         self._last = view
         self._print(render_view(prog, st, seat))
+        if needs_steps(opts):
+            return self._build(prog, st, seat)
         descs = [describe_option(prog, st, o, seat) for o in opts]
         if len(opts) == 1 and not self.ask_forced:
             self._print(f"  Only one option, taken: {descs[0]}")
@@ -153,27 +172,64 @@ class HumanPlayer(Player):
         width = len(str(len(opts)))
         for i, d in enumerate(descs, 1):
             self._print(f"    {i:>{width}}. {d}")
-        inp = self.inp or sys.stdin
         while True:
-            out = self.out or sys.stdout
-            out.write(f"p{seat + 1}, choose 1-{len(opts)} (q to quit): ")
-            out.flush()
-            line = inp.readline()
-            if not line:
-                self._print()
-                raise HumanQuit("the input ended: game abandoned")
-            text = line.strip()
-            if text.lower() in ("q", "quit", "exit"):
-                raise HumanQuit("you quit: game abandoned")
+            text = self._read(f"p{seat + 1}, choose 1-{len(opts)} (q to quit): ")
+            if text is None:
+                continue
             try:
                 k = int(text)
             except ValueError:
-                self._print(f"  {text!r} is not a number: type a number from 1 to {len(opts)}, or q to quit")
+                self._print(f"  {_cut(text)!r} is not a number: type a number from 1 to {len(opts)}, or q to quit")
                 continue
             if not 1 <= k <= len(opts):
-                self._print(f"  there is no option {k}: type a number from 1 to {len(opts)}, or q to quit")
+                self._print(f"  there is no option {_cut(text)}: type a number from 1 to {len(opts)}, or q to quit")
                 continue
             return k - 1
+
+    def _build(self, prog, st, seat: int) -> int:
+        """A decision too big for one list, built one action at a time (players.stepwise)."""
+        opts = st.opts
+        if type(opts) is SampledOptions:
+            self._print("  This decision has too many options to list: build yours one action at a time.")
+            source: ListedSteps | WalkedSteps = WalkedSteps(prog, st, seat)
+        else:
+            self._print(f"  {len(opts)} options: build yours one action at a time.")
+            source = ListedSteps(prog, st, seat)
+        i = StepMenu(source, self._print, self._read, seat).run()
+        steps = getattr(opts[i], "steps", None)
+        if steps is not None:  # kept for rebuilding the game afterwards (`recycle play`'s last view)
+            self.built[st.decisions + 1] = steps
+        return i
+
+    def _read(self, prompt: str) -> str | None:
+        """One stripped line of input after `prompt`; None for an empty line.  q (or the end of the input) quits."""
+        out = self.out or sys.stdout
+        out.write(prompt)
+        out.flush()
+        try:
+            line = (self.inp or sys.stdin).readline(MAX_LINE)
+        except (UnicodeDecodeError, ValueError):  # bytes that are not text, a closed input
+            self._print()
+            self._print("  that input could not be read as text: type a number, or q to quit")
+            return None
+        if not line:
+            self._print()
+            raise HumanQuit("the input ended: game abandoned")
+        if len(line) >= MAX_LINE and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):  # drop the rest of an endless line
+                rest = (self.inp or sys.stdin).readline(MAX_LINE)
+            self._print(f"  that line is too long (over {MAX_LINE} characters): type a number, or q to quit")
+            return None
+        text = line.strip()
+        if text.lower() in ("q", "quit", "exit"):
+            raise HumanQuit("you quit: game abandoned")
+        return text or None
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """A reply quoted back, cut short (a huge number or a pasted page stays one line)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Narrated(Player):

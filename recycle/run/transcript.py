@@ -211,15 +211,32 @@ def read_transcript(path) -> list[dict]:
     return read_transcript_lines(path)[0]
 
 
-def _loc(loc) -> str:
+def _loc_named(loc, indexed: frozenset | set = frozenset()) -> str:
+    """A location of an event as the game names it: with its index when it has one, or when its family
+    is indexed (`indexed`: the families met with an index other than 0), so that `MELD 0` is not `MELD`."""
     owner, kw, name, index = loc
-    return f"{owner} {kw} {name}" + (f" {index}" if index else "")
+    return f"{owner} {kw} {name}" + (f" {index}" if index or (owner, kw, name) in indexed else "")
+
+
+def _indexed_families(lines: list[dict]) -> set:
+    """The families (owner, kind word, name) some event names with an index other than 0."""
+    out = set()
+    for ev in lines:
+        for k in ("to", "from", "loc", "a", "b"):
+            loc = ev.get(k)
+            if isinstance(loc, list) and len(loc) == 4 and loc[3]:
+                out.add(tuple(loc[:3]))
+    return out
 
 
 def render_text(lines: list[dict], cards: dict | None = None) -> str:
     """The readable account of a transcript (§5.4); `cards` maps card ids to their text."""
     cards = dict(cards or {})
     out = []
+    fams = _indexed_families(lines)
+
+    def _loc(loc) -> str:
+        return _loc_named(loc, fams)
 
     def card(c):
         return cards.get(c, c)
@@ -258,7 +275,7 @@ def render_text(lines: list[dict], cards: dict | None = None) -> str:
                 v = f"point map of {len(v)} awards"
             elif v is None:
                 v = "(no player)"  # a cleared `ply` cell
-            out.append(f"set     {ev['owner']} {ev['store']} {ev['key']} = {v}")
+            out.append(f"set     {ev.get('owner_name', ev['owner'])} {ev['store']} {ev['key']} = {v}")
         elif t == "decision":
             kind = f" ({ev['kind']})" if ev.get("kind") else ""
             text = f": {ev['text']}" if ev.get("text") else ""

@@ -370,7 +370,7 @@ def test_atomic_options_pickle_clone_and_describe_for_a_viewer():
     opts = pickle.loads(pickle.dumps(prog.options(st)))
     assert [o.ops for o in opts] == [o.ops for o in prog.options(st)]
     hidden = prog.describe(st, prog.options(st)[0], viewer=1)
-    assert hidden[0] == "move the bottom card of p1 iloc HAND -> table vloc ROW"
+    assert hidden[0] == "move the bottom card of p1 iloc HAND -> table vloc ROW 0"  # a cell, with its index
     prog.apply(st, 7)
     prog.apply(c, 7)
     assert c == st

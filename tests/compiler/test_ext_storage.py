@@ -171,7 +171,7 @@ def test_overrides_inside_a_choice_are_undone_while_building_and_applied_with_th
     prog, st = run(text)
     wild = prog.pile(st, "game", "vloc", "HAND")[-1]
     assert len(prog.options(st)) == 2 and prog.card_attrs(st, wild)["RANK"] == "WILD"  # building left no trace
-    assert prog.describe(st, prog.options(st)[1]) == ["set DEFAULT#4 str RANK = FIVE"]
+    assert prog.describe(st, prog.options(st)[1]) == ["set WILD-W str RANK = FIVE"]  # the card as the game shows it
     prog.apply(st, 1)
     assert prog.card_attrs(st, wild)["RANK"] == "FIVE" and stored(prog, st, "S") == 5
 

@@ -217,7 +217,7 @@ def test_lay_off_only_after_laying_down_on_any_meld():
     t2.hand(0, "8H", "3C", "KD")
     t2.take_discard("6C")
     offs = [x for x in t2.texts() if "-> table vloc MELD" in x]
-    assert offs == ["move EIGHT-HEARTS p1 iloc HAND -> table vloc MELD"]
+    assert offs == ["move EIGHT-HEARTS p1 iloc HAND -> table vloc MELD 0"]
     t2.choose("EIGHT-HEARTS")
     assert t2.codes(None, "vloc", "MELD", owner="game") == ["8C", "8D", "8H", "8S"]
 

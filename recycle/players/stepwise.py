@@ -1,0 +1,462 @@
+"""A big decision built one action at a time, for a person at the terminal (`recycle play`).
+
+When a decision has more options than fit on a screen (`SCREEN` lines), or its atomic blocks
+have too many complete paths to list (the engine then lists a random sample, §15.4), the human
+player does not get a list of every option: it builds its option one action at a time.  Each
+step offers the actions that can come next (each leading to at least one legal complete
+option, unless marked "unchecked", below), numbered; the person picks one, goes back a step
+(`u`), narrows the list with a filter (`/text`), turns pages (`n`, `p`), or stops where the
+actions chosen so far are a complete option (`0`).  A step with a single possible action is
+taken at once and shown.  More than a screenful of actions is grouped by card and source
+("move NINE-RED p1 iloc HAND": then pick the destination), else shown a page at a time.
+
+Two sources give the steps:
+
+* `ListedSteps`: the decision's options are all listed (no sampling): the steps are the
+  options' action texts, as the seat sees them, read as a tree.
+* `WalkedSteps`: the options were sampled.  The decision's option-building walks
+  (Program.decision_sims) run again with a log that only lets through paths whose visible
+  actions begin with the ones chosen so far (`_GuidedLog`): every path that strays is
+  abandoned at its first different action, as the engine abandons a move that overfills a cell.
+  One walk cut one action further lists what can come next; then, for each such action, walks
+  with a growing bound on the length of a path look for one complete path through it that
+  passes the block's `require` (or show that none does: the action is dropped), without
+  listing every complete path.  An action the step's budget leaves undecided is offered marked
+  "unchecked".  The option finally taken is one complete path (its ops exactly), added to the
+  decision's options so that `apply` takes it like any other; its `steps` (which next action
+  each step took, in walk order) go to the transcript, and `rebuild` makes it again from them.
+
+Every option a person can build is a complete legal option of the decision (the dialogue
+returns only a complete path), and every legal option can be built: the steps are read from the
+options themselves, or from the same walks that make them, and an action is dropped only when
+every path through it was walked and none completed.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..compiler.items import SampledOptions
+from ..compiler.options import BRANCHES_PER_OPTION, _EnumerationBudget, _OptionLimit, _Reject, _walk_clauses
+from ..engine.stack import with_room
+from ..engine.state import DCL, FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, Option
+from ..errors import GameRuntimeError
+
+# The most choices one prompt lists: more are grouped (by card and source), else shown a page at a time.
+SCREEN = 20
+
+# The ops that are actions a player sees (engine.describe): a step is one of them.  The others
+# (bookkeeping of virtual piles, cycles pushed and popped inside a block, attribute overrides)
+# follow the actions they belong to.
+VISIBLE = frozenset({MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, DCL})
+
+# The search for complete paths through the next actions of a step: the bounds on the number of
+# actions a path may add, tried in turn (the last is as good as none), the budget of the step's
+# walks together in `any` elements walked, and the complete paths one walk may try.
+WALK_BOUNDS = (12, 20, 32, 48, 72, 108, 10**9)
+WALK_BRANCHES = 250_000
+WALK_MAX_PATHS = 200_000
+
+_STRAY = GameRuntimeError("internal", "a path that leaves the actions chosen so far")
+
+
+def needs_steps(opts) -> bool:
+    """Is this decision built step by step rather than chosen from one list?"""
+    return type(opts) is SampledOptions or len(opts) > SCREEN
+
+
+class ListedSteps:
+    """The steps of a decision whose options are all listed: the tree of their action texts."""
+
+    def __init__(self, prog, st, viewer: int):
+        self.descs = [tuple(prog.describe(st, o, viewer=viewer)) for o in st.opts]
+
+    def steps(self, prefix: tuple) -> tuple[list[tuple[str, object, int | None]], bool]:
+        """(the actions that can come next as (text, key, options through it), can the option end here)."""
+        n = len(prefix)
+        counts: dict[str, int] = {}
+        ends = False
+        for d in self.descs:
+            if d[:n] == prefix:
+                if len(d) == n:
+                    ends = True
+                else:
+                    counts[d[n]] = counts.get(d[n], 0) + 1
+        return [(t, t, k) for t, k in counts.items()], ends
+
+    def option(self, prefix: tuple) -> int:
+        """The index of the option whose actions are exactly `prefix` (the first, if several look alike)."""
+        return next(i for i, d in enumerate(self.descs) if d == prefix)
+
+
+def _key(op: tuple):
+    """A dictionary key for an op (a value it sets may be unhashable)."""
+    try:
+        hash(op)
+    except TypeError:
+        return repr(op)
+    return op
+
+
+class _GuidedLog(list):
+    """The log of one guided walk: it abandons (`_Reject`) every path whose visible actions leave
+    `prefix` and every path longer than `bound` visible actions, and notes the next actions met."""
+
+    def __init__(self, prefix: tuple, bound: int):
+        super().__init__()
+        self.prefix = prefix
+        self.bound = bound
+        self.cut = False  # was a path abandoned for its length (the walk then did not see every path)?
+        # key -> (op, the ops of the path up to it) of every action met right after the prefix, in walk order
+        self.nexts: dict = {}
+        self.seen: list = []  # the visible ops of the path walked so far
+
+    def append(self, op) -> None:
+        # the op is logged before anything is abandoned: the walk's undo takes it back exactly
+        super().append(op)
+        if op[0] not in VISIBLE:
+            return
+        seen = self.seen
+        k = len(seen)
+        seen.append(op)
+        n = len(self.prefix)
+        if k < n:
+            if op != self.prefix[k]:
+                raise _Reject(_STRAY)
+        elif k == n:
+            key = _key(op)
+            if key not in self.nexts:
+                self.nexts[key] = (op, tuple(self))
+        if k >= self.bound:
+            self.cut = True
+            raise _Reject(_STRAY)
+
+    def pop(self, index=-1):
+        op = super().pop(index)
+        if op[0] in VISIBLE:
+            self.seen.pop()
+        return op
+
+
+class _Found(Exception):
+    """A complete path through the actions looked for: the walk stops there."""
+
+    def __init__(self, ops: tuple):
+        super().__init__()
+        self.ops = ops
+
+
+class WalkedSteps:
+    """The steps of a decision whose atomic blocks were sampled: its option-building walks run again, guided.
+
+    A step first walks every path as far as one action past the actions chosen so far: that
+    lists the actions that can come next (and finds the paths that end right there).  Then, for
+    each next action, it looks for one complete path through it, depth first with a growing
+    bound on the length of the paths: a depth-first walk could otherwise stay for ever in the
+    first paths it meets (in Rummykruss, a tile put beside another needs a third one, which
+    needs ...).  A next action for which the budget found no complete path is offered marked
+    "unchecked": following it may lead nowhere (then the dialogue says so and offers undo).
+    """
+
+    def __init__(self, prog, st, viewer: int):
+        self.prog, self.st, self.viewer = prog, st, viewer
+        self.sims = prog.decision_sims[st.pc]
+        self.paths: dict[tuple, tuple] = {}  # prefix (keys) -> its complete path's ops, when it is an option
+        self.cache: dict[tuple, tuple] = {}
+        # (keys of its visible actions, ops) of every complete path found: later steps along it need no search
+        self.witnesses: list[tuple[tuple, tuple]] = []
+        self.order: dict[tuple, list] = {}  # prefix (keys) -> the keys of every next action, in walk order
+        # an optional decision's "take none of them" is added after the walks (compiler.items.DECLINE)
+        self.decline = next((i for i, o in enumerate(st.opts) if o.ops == ((DCL,),)), None)
+
+    def _walk(self, prefix: tuple, bound: int, budget: int, finish) -> tuple[_GuidedLog, bool]:
+        """One guided walk of the decision from its state; (its log, did it stay within `budget` elements)."""
+        prog = self.prog
+        st = self.st.clone()
+        log = _GuidedLog(prefix, bound)
+        st.log = log
+        st.rec = None
+        st.sampler = None
+        saved = prog.atomic_max_paths, prog.max_options
+        prog.branches = 0
+        prog.atomic_paths = 0
+        prog.atomic_max_paths = WALK_MAX_PATHS
+        prog.max_options = max(1, budget // BRANCHES_PER_OPTION)
+        try:
+            with_room(lambda s: _walk_clauses(self.sims, s, s.env, lambda s2, e2: finish(log), 0), st)
+        except (_EnumerationBudget, _OptionLimit):
+            return log, False
+        finally:
+            prog.atomic_max_paths, prog.max_options = saved
+        return log, True
+
+    def _confirm(self, prefix: tuple, ops: list) -> dict:
+        """For each next action of `ops` (after `prefix`): key -> the ops of a complete path through it, or ()
+        if no complete path goes through it; an action the budget left undecided has no entry.
+
+        The walks go round the actions with a growing bound on the length of a path, so that the
+        actions with short complete paths are found first, whatever the others cost.
+        """
+        n = len(prefix) + 1
+        result: dict = {}
+
+        def finish(log) -> None:
+            if len(log.seen) >= n:
+                raise _Found(tuple(log))
+
+        pending = list(ops)
+        left = WALK_BRANCHES
+        for extra in WALK_BOUNDS:
+            still = []
+            for op in pending:
+                if left <= 0:
+                    return result
+                try:
+                    log, within = self._walk((*prefix, op), n + extra, left, finish)
+                except _Found as e:
+                    result[_key(op)] = e.ops
+                    left -= self.prog.branches
+                    continue
+                left -= self.prog.branches
+                if within and not log.cut:
+                    result[_key(op)] = ()  # every path was walked: none goes through
+                else:
+                    still.append(op)
+            pending = still
+            if not pending:
+                break
+        return result
+
+    def _next(self, prefix: tuple) -> tuple[list[tuple[object, tuple | None, tuple]], tuple | None]:
+        """The actions that can come next, each with a complete path through it (None: none found within
+        the budget) and the path up to it, and a complete path of exactly `prefix`, if any."""
+        n = len(prefix)
+        found: dict[object, tuple] = {}
+        end: list[tuple] = []
+
+        def finish(log) -> None:
+            seen = log.seen
+            if len(seen) == n and log and not end:
+                end.append(tuple(log))
+            elif len(seen) == n + 1:
+                found.setdefault(_key(seen[n]), tuple(log))
+
+        log, _ = self._walk(prefix, n + 1, WALK_BRANCHES, finish)
+        at = tuple(_key(op) for op in prefix)
+        new = dict(found)
+        for seen, path in self.witnesses:  # complete paths met before that go on from here
+            if len(seen) > n and seen[:n] == at:
+                found.setdefault(seen[n], path)
+        unknown = [op for key, (op, _) in log.nexts.items() if key not in found]
+        if len(log.nexts) > 1 or end:  # a single way on is taken without a choice: no need to check it
+            checked = self._confirm(prefix, unknown)
+            found.update(checked)
+            new.update(checked)
+        for path in new.values():
+            if path:
+                self.witnesses.append((tuple(_key(op) for op in path if op[0] in VISIBLE), path))
+        out: list[tuple[object, tuple | None, tuple]] = []
+        for key, (op, start) in log.nexts.items():
+            got = found.get(key)
+            if got != ():  # no complete path goes through this action: not offered
+                out.append((op, got, start))
+        self.order[at] = list(log.nexts)
+        return out, (end[0] if end else None)
+
+    def steps(self, prefix: tuple) -> tuple[list[tuple[str, object, int | None]], bool]:
+        at = tuple(_key(op) for op in prefix)
+        got = self.cache.get(at)
+        if got is None:
+            nexts, end = self._next(prefix)
+            n = len(prefix)
+            items: list[tuple[str, object, int | None]] = []
+            for op, path, start in nexts:
+                # the action as the seat reads it on the path to it (hidden cards named by their position)
+                text = self.prog.describe(self.st, Option(start), viewer=self.viewer)[n]
+                checked = path is not None or (len(nexts) == 1 and end is None)
+                items.append((text if checked else text + "  (unchecked)", op, None))
+            if not prefix and self.decline is not None:
+                items.append(("pass", "decline", None))
+            if end is not None:
+                self.paths[at] = end
+            got = self.cache[at] = (items, end is not None)
+        return got
+
+    def option(self, prefix: tuple) -> int:
+        if prefix == ("decline",):
+            assert self.decline is not None
+            return self.decline
+        keys = tuple(_key(op) for op in prefix)
+        # what the transcript keeps of the option built: which next action each step took, in walk order
+        steps = [self.order[keys[:j]].index(keys[j]) for j in range(len(keys))]
+        opts = self.st.opts
+        opts.append(BuiltOption(self.paths[keys], steps))  # one more option of this decision: the one built
+        return len(opts) - 1
+
+    def follow(self, steps: list) -> tuple | None:
+        """The ops of the option built by taking, at each step, the next action of index steps[j] (in walk
+        order), as `option` recorded them; None if they build no complete option here."""
+        prefix: tuple = ()
+        for j in [*steps, None]:
+            n = len(prefix)
+            end: list = []
+
+            def finish(log, n=n, end=end) -> None:
+                if len(log.seen) == n and log and not end:
+                    end.append(tuple(log))
+
+            log, within = self._walk(prefix, n + 1, WALK_BRANCHES, finish)
+            if j is None:
+                return end[0] if end else None
+            nexts = list(log.nexts.values())
+            if not within or not (isinstance(j, int) and 0 <= j < len(nexts)):
+                return None
+            prefix = (*prefix, nexts[j][0])
+        return None
+
+
+class BuiltOption(Option):
+    """An option built step by step (one complete path of its decision), with the steps that built it:
+    the decision's transcript line records them (`steps`), so that a replay builds it again."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, ops: tuple, steps: list):
+        super().__init__(ops)
+        self.steps = steps
+
+
+def rebuild(prog, st, steps) -> int | None:
+    """Add to the pending decision's options the one `steps` built (BuiltOption.steps); its index, or None
+    when the steps build no option of this decision."""
+    if not isinstance(steps, list) or st.pc not in prog.decision_sims or st.opts is None:
+        return None
+    ops = WalkedSteps(prog, st, st.chooser).follow(steps)
+    if ops is None:
+        return None
+    st.opts.append(BuiltOption(ops, steps))
+    return len(st.opts) - 1
+
+
+def group_key(text: str) -> str:
+    """What a move is grouped by when the next actions overflow a screen: the card and where it comes from."""
+    return text.split(" -> ", 1)[0] if " -> " in text else text
+
+
+class StepMenu:
+    """The dialogue that builds one option: steps, groups, pages, a filter and undo; reads through `ask`."""
+
+    def __init__(self, source, say: Callable[[str], None], ask: Callable[[str], str | None], seat: int):
+        self.source, self.say, self.ask, self.seat = source, say, ask, seat
+
+    def run(self) -> int:
+        prefix: tuple = ()
+        texts: list[str] = []
+        history: list[tuple[tuple, list[str]]] = []  # (prefix, texts) before each choice the person made
+        group: str | None = None
+        filt = ""
+        page = 0
+        while True:
+            items, ends = self.source.steps(prefix)
+            if not items and ends:
+                return self.source.option(prefix)
+            if not items:  # only after an unchecked action: it leads to no legal option
+                self.say("  This way leads to no legal option: back to your last choice.")
+                if history:
+                    prefix, texts = history.pop()
+                else:
+                    prefix, texts = (), []
+                continue
+            if len(items) == 1 and not ends:
+                text, key, _ = items[0]
+                self.say(f"  Only one way to go on, taken: {text}")
+                prefix, texts = (*prefix, key), [*texts, text]
+                continue
+            shown = [it for it in items if filt.lower() in it[0].lower()] if filt else items
+            groups: dict[str, list] = {}
+            for it in shown:
+                groups.setdefault(group_key(it[0]), []).append(it)
+            by_group = group is None and len(shown) > SCREEN and len(groups) < len(shown)
+            if group is not None:
+                shown = groups.get(group, [])
+            lines: list[tuple[str, tuple[str, Any]]] = []  # (text, what picking it does)
+            if by_group:
+                for g, members in groups.items():
+                    lines.append((f"{g} -> … ({len(members)} destinations)" if len(members) > 1 else members[0][0],
+                                  ("group", g) if len(members) > 1 else ("step", members[0])))
+            else:
+                for it in shown:
+                    count = f"  ({it[2]} options)" if it[2] is not None and it[2] > 1 else ""
+                    lines.append((it[0] + count, ("step", it)))
+            pages = max(1, -(-len(lines) // SCREEN))
+            page = min(page, pages - 1)
+            if texts:
+                self.say("  Your option so far: " + "; ".join(texts))
+            where = f" from {group}" if group is not None else ""
+            notes = [f"filter {filt!r}"] if filt else []
+            if pages > 1:
+                notes.append(f"page {page + 1} of {pages}, n/p to turn")
+            self.say(f"  Next action{where} ({len(lines)} choices{', ' + ', '.join(notes) if notes else ''}):")
+            if ends:
+                self.say("     0. stop here: the actions so far are the whole option")
+            width = len(str(len(lines)))
+            for i in range(page * SCREEN, min(len(lines), (page + 1) * SCREEN)):
+                self.say(f"    {i + 1:>{width}}. {lines[i][0]}")
+            if not lines and filt:
+                self.say("    (nothing matches the filter; / alone clears it)")
+            reply = self.ask(self._prompt(len(lines), ends, bool(history) or group is not None))
+            if reply is None:
+                continue
+            low = reply.lower()
+            if low == "u":
+                if group is not None:
+                    group, page = None, 0
+                elif history:
+                    prefix, texts = history.pop()
+                    page, filt = 0, ""
+                else:
+                    self.say("  nothing to undo: this is the first action")
+                continue
+            if low in ("n", "p"):
+                page = max(0, min(pages - 1, page + (1 if low == "n" else -1)))
+                continue
+            if reply.startswith("/"):
+                filt, page = reply[1:].strip(), 0
+                continue
+            try:
+                k = int(reply)
+            except ValueError:
+                self.say(f"  {_cut(reply)!r} is not understood: {self._help(len(lines), ends)}")
+                continue
+            if k == 0 and ends:
+                return self.source.option(prefix)
+            if not 1 <= k <= len(lines):
+                self.say(f"  there is no choice {_cut(reply)}: {self._help(len(lines), ends)}")
+                continue
+            what, arg = lines[k - 1][1]
+            if what == "group":
+                group, page = arg, 0
+                continue
+            text, key, _ = arg
+            history.append((prefix, texts))
+            prefix, texts = (*prefix, key), [*texts, text]
+            group, filt, page = None, "", 0
+
+    def _prompt(self, n: int, ends: bool, undo: bool) -> str:
+        parts = [f"p{self.seat + 1}, choose 1-{n}" if n else f"p{self.seat + 1}"]
+        if ends:
+            parts.append("0 to stop here")
+        if undo:
+            parts.append("u to undo")
+        parts.append("/text to filter, q to quit: ")
+        return ", ".join(parts)
+
+    @staticmethod
+    def _help(n: int, ends: bool) -> str:
+        first = f"a number from 1 to {n}" if n else "no number"
+        return (first + (", 0 to stop here" if ends else "")
+                + ", u to undo, /text to filter, n or p to turn pages, or q to quit")
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

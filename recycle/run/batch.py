@@ -245,25 +245,39 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
                         continue
                 if died or w.proc.sentinel in ready:
                     w.proc.join(1)
-                    # the chunks finished before its own are still given, in order
-                    while next_start in done and (stop is None or not stop()):
-                        recs = done.pop(next_start)
-                        yield from recs
-                        next_start += len(recs)
+                    yield from finished_before_loss(done, next_start, stop)
                     what = (f" while playing runs {w.tasks[0]}..{min(runs.stop, w.tasks[0] + chunk) - 1}"
                             if w.tasks else "")
                     raise WorkerDied(f"error: a worker process died ({_death(w.proc)}){what}")
-            while next_start in done:
-                recs = done.pop(next_start)
-                for rec in recs:
-                    if stop is not None and stop():
-                        return
-                    yield rec
-                next_start += len(recs)
-            if stop is not None and stop():
+            next_start, stopped = yield from in_order(done, next_start, stop)
+            if stopped or (stop is not None and stop()):
                 return
     finally:
         _end_workers(workers)
+
+
+def in_order(done: dict[int, list[RunRecord]], start: int,
+             stop: Callable[[], bool] | None) -> Generator[RunRecord, None, tuple[int, bool]]:
+    """Yield the records of the chunks done in run order from `start` (each chunk's records keyed
+    by its first run), asking `stop()` before each; returns (the next chunk's first run, stopped)."""
+    while start in done:
+        recs = done.pop(start)
+        for rec in recs:
+            if stop is not None and stop():
+                return start, True
+            yield rec
+        start += len(recs)
+    return start, False
+
+
+def finished_before_loss(done: dict[int, list[RunRecord]], start: int,
+                         stop: Callable[[], bool] | None) -> Generator[RunRecord, None, None]:
+    """The records finished in order from `start`, given as a batch stops because a chunk after
+    them was lost (a dead worker): what finished before it is kept."""
+    while start in done and (stop is None or not stop()):
+        recs = done.pop(start)
+        yield from recs
+        start += len(recs)
 
 
 def _death(proc: BaseProcess) -> str:

@@ -26,7 +26,7 @@ from types import ModuleType
 import attrs
 
 from ..errors import UsageError
-from .batch import BatchSpec, WorkerDied, iter_batch, play_run
+from .batch import BatchSpec, WorkerDied, finished_before_loss, in_order, iter_batch, play_run
 from .records import RunRecord
 from .session import GameSession
 
@@ -167,20 +167,14 @@ def iter_ray(tasks: Sequence[tuple[BatchSpec, int]], sess: GameSession, jobs: in
                 except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
                         ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError) as e:
                     # lost past its retries: keep what finished in order before it, as the local backend does
-                    yield from _finished(done, next_start, stop)
+                    yield from finished_before_loss(done, next_start, stop)
                     raise WorkerDied(f"error: a Ray worker was lost {RETRIES + 1} times while playing runs "
                                      f"{tasks[a][1]}..{tasks[min(n, a + chunk) - 1][1]} "
                                      f"({type(e).__name__})") from None
                 except ray.exceptions.RayTaskError as e:  # play_run raised: a bug, reported with its trace
                     raise RuntimeError(f"a Ray worker failed:\n{e}") from None
-            while next_start in done:
-                recs = done.pop(next_start)
-                for rec in recs:
-                    if stop is not None and stop():
-                        return
-                    yield rec
-                next_start += len(recs)
-            if stop is not None and stop():
+            next_start, stopped = yield from in_order(done, next_start, stop)
+            if stopped or (stop is not None and stop()):
                 return
     finally:
         for actor in actors:
@@ -188,13 +182,3 @@ def iter_ray(tasks: Sequence[tuple[BatchSpec, int]], sess: GameSession, jobs: in
                 ray.kill(actor)
         if started:
             ray.shutdown()
-
-
-def _finished(done: dict[int, list[RunRecord]], start: int,
-              stop: Callable[[], bool] | None) -> Generator[RunRecord, None, None]:
-    """The records finished in order from `start` (before a lost chunk), as the batch stops."""
-    while start in done and (stop is None or not stop()):
-        recs = done.pop(start)
-        yield from recs
-        start += len(recs)
-

@@ -15,18 +15,7 @@ from recycle.players.base import ScriptedPlayer
 from recycle.players.random_player import RandomPlayer
 from recycle.run.replay import replay
 from recycle.run.session import GameSession
-from support.games import load, make_game, run
-
-DEAL3 = "(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
-ROW = "(create board (game vloc ROW) (square 1 4) (capacity 1))"
-PLACE_STAGE = """(atomic
-  (stage player (end (== ((current player) str STOP) YES))
-   (choice (
-     (any ((current player) iloc HAND) 'C
-      (any (filter (cells (game vloc ROW)) 'X (== (size 'X) 0)) 'X
-       (do ((move 'C (top 'X)) (cycle next (current player))))))
-     (set ((current player) str STOP) YES))))
-  (require (== (size ((current player) iloc HAND)) 1)))"""
+from support.games import PLACE_GAME, PLACE_STAGE, ROW, load, make_game, run
 
 
 def sampler(choices=()):
@@ -111,7 +100,7 @@ def test_an_overfilling_path_inside_an_atomic_block_is_dropped():
 
 
 def test_atomic_stage_enumerates_complete_multi_step_options():
-    prog, st = run(make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))"))
+    prog, st = run(PLACE_GAME)
     opts = prog.options(st)
     assert st.status == 1 and prog.chooser(st) == 0
     assert len(opts) == 3 * 4 * 2 * 3  # first card x cell, second card x cell, then stop
@@ -168,7 +157,7 @@ def test_a_stage_that_never_ends_inside_an_atomic_block_is_a_resource_error():
 
 
 def test_random_players_sample_one_successful_path():
-    text = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")
+    text = PLACE_GAME
     prog = load(text)
     assert samples_atomic(RandomPlayer()) and not samples_atomic(ScriptedPlayer([])) and samples_atomic(sampler())
     for seed in range(20):
@@ -365,7 +354,7 @@ def test_decision_limit_counts_an_atomic_block_once():
 
 
 def test_atomic_options_pickle_clone_and_describe_for_a_viewer():
-    prog, st = run(make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))"))
+    prog, st = run(PLACE_GAME)
     c = st.clone()
     opts = pickle.loads(pickle.dumps(prog.options(st)))
     assert [o.ops for o in opts] == [o.ops for o in prog.options(st)]
@@ -380,7 +369,7 @@ def test_enumerating_too_many_paths_falls_back_to_sampling(monkeypatch):
     """Past the enumeration budget a decision is built again with its atomic blocks sampled, so a
     player that enumerates (a searching player, Scenario) still gets options, deterministically."""
     monkeypatch.setattr(driver, "ATOMIC_MAX_PATHS", 50)
-    src = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")
+    src = PLACE_GAME
     prog, st = run(src)
     assert prog.atomic_max_paths == 50
     assert st.status == 1 and len(prog.options(st)) == 1  # one sampled path instead of every path

@@ -16,21 +16,7 @@ from recycle.players import registry
 from recycle.players.human import HumanPlayer, HumanQuit
 from recycle.players.stepwise import SCREEN, VISIBLE, ListedSteps, StepMenu, WalkedSteps
 from support import REPO
-from support.games import make_game, run
-
-# p1 holds three cards and places exactly two of them on a row of four one-card cells, one at a
-# time, then stops: 3 x 4 x 2 x 3 = 72 complete paths through the atomic block.
-DEAL3 = "(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
-ROW = "(create board (game vloc ROW) (square 1 4) (capacity 1))"
-PLACE_STAGE = """(atomic
-  (stage player (end (== ((current player) str STOP) YES))
-   (choice (
-     (any ((current player) iloc HAND) 'C
-      (any (filter (cells (game vloc ROW)) 'X (== (size 'X) 0)) 'X
-       (do ((move 'C (top 'X)) (cycle next (current player))))))
-     (set ((current player) str STOP) YES))))
-  (require (== (size ((current player) iloc HAND)) 1)))"""
-PLACE_GAME = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")
+from support.games import PLACE_GAME, run
 
 
 def visible(ops) -> tuple:

@@ -50,3 +50,19 @@ def loc(prog, pid) -> tuple:
 def idx(prog, coll) -> list:
     """The location indices of a collection of stored piles (board cells)."""
     return [prog.pile_key[pid][3] for pid in coll]
+
+
+# An atomic turn on a board, shared by the compiler's and the stepwise player's tests: p1 holds three
+# cards and places exactly two of them on a row of four one-card cells, one at a time, then stops
+# (3 x 4 x 2 x 3 = 72 complete paths through the block).
+DEAL3 = "(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))"
+ROW = "(create board (game vloc ROW) (square 1 4) (capacity 1))"
+PLACE_STAGE = """(atomic
+  (stage player (end (== ((current player) str STOP) YES))
+   (choice (
+     (any ((current player) iloc HAND) 'C
+      (any (filter (cells (game vloc ROW)) 'X (== (size 'X) 0)) 'X
+       (do ((move 'C (top 'X)) (cycle next (current player))))))
+     (set ((current player) str STOP) YES))))
+  (require (== (size ((current player) iloc HAND)) 1)))"""
+PLACE_GAME = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")

@@ -4,12 +4,17 @@
 * ```text        — right after a sh block: every line appears in what that block printed;
 * ```recycle output=FILE — FILE, as the commands before wrote it, is exactly the block;
 * ```recycle file=FILE   — the block is written to FILE (the reader's edit).
+* ```console      — an interactive session: `$ recycle …`, then what it prints, `...` for lines left
+  out; the answers typed at its prompts (`…, q to quit: 1`) are fed to the command, then `q`, and
+  every line shown (a prompt without its answer) appears in what it printed.
 """
 from __future__ import annotations
 
 import json
 import re
 import shlex
+import subprocess
+import sys
 
 from recycle.cli import main
 from support import REPO
@@ -49,6 +54,8 @@ def test_the_tutorial_runs(tmp_path, monkeypatch, capsys):
             assert (tmp_path / info[len("output="):]).read_text("utf-8") == body
         elif kind == "recycle" and info.startswith("file="):
             (tmp_path / info[len("file="):]).write_text(body, "utf-8")
+        elif kind == "console":
+            session(body, tmp_path)
         else:
             raise AssertionError(f"a block the test cannot run: ```{kind} {info}")
     # the steps the title promises: new, check, run, stats, flow
@@ -56,6 +63,27 @@ def test_the_tutorial_runs(tmp_path, monkeypatch, capsys):
     summary = json.loads((tmp_path / "corner_stats" / "summary.json").read_text("utf-8"))
     assert summary["game"] == "corner_gin" and summary["runs"]["normal"] == 4 and summary["errors"] == []
     assert (tmp_path / "corner_flow" / "flow.json").is_file()
+
+
+PROMPT = re.compile(r"^(p\d+, choose .*: )(\S+)$")
+
+
+def session(body: str, folder) -> None:
+    """Run a ```console block's command with the answers it shows, and find every line it shows."""
+    first, *shown = body.splitlines()
+    assert first.startswith("$ recycle "), first
+    answers = [m.group(2) for line in shown if (m := PROMPT.match(line))]
+    done = subprocess.run([sys.executable, "-m", "recycle", *shlex.split(first[len("$ recycle "):])],
+                          input="".join(f"{a}\n" for a in [*answers, "q"]), capture_output=True, text=True,
+                          cwd=folder, timeout=300)
+    printed = done.stdout + done.stderr
+    assert "Traceback" not in printed, printed
+    for line in shown:
+        if line.strip() == "...":
+            continue
+        m = PROMPT.match(line)
+        want = m.group(1).rstrip() if m else line
+        assert want in printed, f"{want!r} not in what `{first[2:]}` printed:\n{printed}"
 
 
 def test_the_mistake_the_tutorial_quotes(tmp_path, monkeypatch, capsys):

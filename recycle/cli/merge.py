@@ -6,6 +6,10 @@ tables of the whole batch are the shards' tables one after the other (one header
 the shards' files, and the summary is computed again from the records every shard keeps
 (shard-records.jsonl).  Shards are refused unless they are all there, once each, complete, and of the
 same batch: same game file (SHA-256), --param, players, seed, -n, limits and transcript level.
+
+Shards of `recycle stats --shard I/K` (summary.json of format recycle-analytics) are merged into the folder
+of a stats batch stopped after its last game, which `recycle stats --resume` then finishes without playing
+again: summary, CSVs, heuristics, flows and plots computed from the merged records and the game file.
 """
 from __future__ import annotations
 
@@ -24,11 +28,13 @@ from .run import SHARD_RECORDS
 
 def register(sub) -> None:
     """Add `merge` to the CLI's subcommands."""
-    m = sub.add_parser("merge", help="combine the shard folders of `recycle run --shard I/K` into one",
+    m = sub.add_parser("merge", help="combine the shard folders of `recycle run`/`recycle stats --shard I/K` into one",
                        description="Combine the K folders written by `recycle run --shard I/K --out DIR` (I = 0 .. "
                        "K-1, same game, seed, -n and options) into OUT: exactly the files one `recycle run` of all "
                        "the games writes (summary.json's timing aside). Missing, duplicate, incomplete or "
-                       "mismatched shards are refused.")
+                       "mismatched shards are refused. Shards of `recycle stats --shard I/K` give the folder of one "
+                       "`recycle stats` (its summary, tables, heuristics, flows and plots computed from the merged "
+                       "records and the game file); run and stats shards cannot be mixed.")
     m.add_argument("out", type=out_folder, metavar="OUT", help="the merged folder (new or empty)")
     m.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR", help="the shard folders, in any order")
     m.set_defaults(func=cmd_merge)

@@ -6,6 +6,10 @@ tables of the whole batch are the shards' tables one after the other (one header
 the shards' files, and the summary is computed again from the records every shard keeps
 (shard-records.jsonl).  Shards are refused unless they are all there, once each, complete, and of the
 same batch: same game file (SHA-256), --param, players, seed, -n, limits and transcript level.
+
+Shards of `recycle stats --shard I/K` (summary.json of format recycle-analytics) are merged into the folder
+of a stats batch stopped after its last game, which `recycle stats --resume` then finishes without playing
+again: summary, CSVs, heuristics, flows and plots computed from the merged records and the game file.
 """
 from __future__ import annotations
 
@@ -24,11 +28,13 @@ from .run import SHARD_RECORDS
 
 def register(sub) -> None:
     """Add `merge` to the CLI's subcommands."""
-    m = sub.add_parser("merge", help="combine the shard folders of `recycle run --shard I/K` into one",
+    m = sub.add_parser("merge", help="combine the shard folders of `recycle run`/`recycle stats --shard I/K` into one",
                        description="Combine the K folders written by `recycle run --shard I/K --out DIR` (I = 0 .. "
                        "K-1, same game, seed, -n and options) into OUT: exactly the files one `recycle run` of all "
                        "the games writes (summary.json's timing aside). Missing, duplicate, incomplete or "
-                       "mismatched shards are refused.")
+                       "mismatched shards are refused. Shards of `recycle stats --shard I/K` give the folder of one "
+                       "`recycle stats` (its summary, tables, heuristics, flows and plots computed from the merged "
+                       "records and the game file); run and stats shards cannot be mixed.")
     m.add_argument("out", type=out_folder, metavar="OUT", help="the merged folder (new or empty)")
     m.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR", help="the shard folders, in any order")
     m.set_defaults(func=cmd_merge)
@@ -44,19 +50,23 @@ def _shard_doc(d: Path) -> dict:
         raise UsageError(f"{d}: no summary.json (not the folder of a `recycle run --shard`)") from None
     except ValueError:
         raise UsageError(f"{d}/summary.json: damaged (not JSON)") from None
-    if not isinstance(doc, dict) or doc.get("format") != "recycle-run":
-        raise UsageError(f"{d}: not the folder of a `recycle run`")
+    if not isinstance(doc, dict) or doc.get("format") not in ("recycle-run", "recycle-analytics"):
+        raise UsageError(f"{d}: not the folder of a `recycle run` or `recycle stats`")
+    command = "run" if doc["format"] == "recycle-run" else "stats"
     if not isinstance(doc.get("shard"), dict):
-        raise UsageError(f"{d}: the folder of a whole `recycle run`, not of a shard (--shard I/K)")
+        raise UsageError(f"{d}: the folder of a whole `recycle {command}`, not of a shard (--shard I/K)")
     if doc.get("complete") is not True:
         raise UsageError(f"{d}: shard {doc['shard'].get('index')} is not complete ({doc.get('games_kept')} games "
-                         "kept); finish it with `recycle run … --shard I/K --resume`")
+                         f"kept); finish it with `recycle {command} … --shard I/K --resume`")
     return doc
 
 
 def check_shards(dirs: list[Path], docs: list[dict]) -> list[int]:
     """The order of the shards (by index), after checking they are all there, once each, of the same batch."""
     first = docs[0]["shard"]
+    kinds = {doc["shard"].get("command", "run") for doc in docs}
+    if len(kinds) > 1:
+        raise UsageError("these folders mix shards of `recycle run` and of `recycle stats`: merge each batch apart")
     k = first["of"]
     seen: dict[int, Path] = {}
     for d, doc in zip(dirs, docs, strict=True):
@@ -66,7 +76,10 @@ def check_shards(dirs: list[Path], docs: list[dict]) -> list[int]:
         ident, ref = dict(sh["identity"]), dict(first["identity"])
         ident.pop("shard", None)
         ref.pop("shard", None)
-        for key in ref.keys() | ident.keys():
+        # a stats shard also keeps the options its derived files depend on (--bootstrap, --plot-format, ...)
+        ident.update({"--" + k.replace("_", "-"): v for k, v in sh.get("options", {}).items()})
+        ref.update({"--" + k.replace("_", "-"): v for k, v in first.get("options", {}).items()})
+        for key in sorted(ref.keys() | ident.keys()):
             if ref.get(key) != ident.get(key):
                 shown = "" if key == "game_sha256" else f" ({ref.get(key)!r} and {ident.get(key)!r})"
                 raise UsageError(f"{dirs[0]} and {d} are shards of different runs: different "
@@ -89,6 +102,11 @@ def cmd_merge(args: argparse.Namespace) -> int:
     dirs, docs = [dirs[j] for j in order], [docs[j] for j in order]
     if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
         raise UsageError(f"merge: {args.out} is not a new or empty folder")
+    if docs[0]["shard"].get("command") == "stats":
+        code = merge_stats(args.out, dirs, docs)
+        print(f"merged {len(docs)} stats shards ({sum(d['games_kept'] for d in docs)} games) into {args.out}/",
+              file=sys.stderr)
+        return code
     records = []
     for d, doc in zip(dirs, docs, strict=True):
         with OutFolder.open(d, create=False) as src:
@@ -137,3 +155,46 @@ def cmd_merge(args: argparse.Namespace) -> int:
         raise UsageError(f"merge: cannot write {args.out} ({getattr(e, 'strerror', None) or e})") from None
     print(f"merged {len(docs)} shards ({len(records)} games) into {args.out}/", file=sys.stderr)
     return 0
+
+
+def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
+    """Shards of `recycle stats`: their tables, transcripts and records make the folder of a stats batch
+    stopped after its last game (with its resume journal), which `recycle stats --resume` then finishes
+    without playing a game: the summary, tables, heuristics, flows and plots are computed from the merged
+    records and the game file exactly as one uninterrupted `recycle stats` computes them."""
+    from ..run.tables import RECORDS, STATE
+    from .main import build_parser
+    from .stats import cmd_stats
+    head = docs[0]
+    sizes: dict[str, int] = {}
+    try:
+        with OutFolder.open(out_dir) as out:
+            for name in (*TABLES, RECORDS):
+                parts = []
+                for k, d in enumerate(dirs):
+                    with OutFolder.open(d, create=False) as src:
+                        data = src.read_bytes(SHARD_RECORDS if name == RECORDS else name)
+                    # every shard's table opens with the same header: the first one keeps it
+                    parts.append(data if k == 0 or name == RECORDS else data[data.index(b"\n") + 1:])
+                out.write_atomic(name, b"".join(parts))
+                sizes[name] = sum(len(p) for p in parts)
+            for d in dirs:
+                if (d / "transcripts").is_dir():
+                    with OutFolder.open(d, create=False) as src, src.subfolder("transcripts", create=False) as tsrc:
+                        runs = sorted(int(m.group(1)) for n in tsrc.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
+                        if runs:
+                            with out.subfolder("transcripts") as tdst:
+                                for r in runs:
+                                    tdst.write_atomic(transcript_name(r), tsrc.read_bytes(transcript_name(r)))
+            ident = {k: v for k, v in head["shard"]["identity"].items() if k != "shard"}
+            games = sum(doc["games_kept"] for doc in docs)
+            state = {"format": "recycle-resume", "version": 1, "identity": ident, "games_asked": head["games_asked"],
+                     "games_kept": games, "elapsed_s": sum(doc["timing"]["wall_s"] for doc in docs), "sizes": sizes}
+            out.write_atomic(STATE, json.dumps(state, indent=1) + "\n", sync=True)
+    except (OSError, OutputError) as e:
+        raise UsageError(f"merge: cannot write {out_dir} ({getattr(e, 'strerror', None) or e})") from None
+    opts = head["shard"]["options"]
+    ns = build_parser().parse_args(["stats", head["shard"]["game_file"]])  # the defaults of every other option
+    for key, value in {**opts, "out": out_dir, "resume": True, "jobs": head["timing"]["jobs"], "quiet": True}.items():
+        setattr(ns, key, tuple(value) if key.endswith("_formats") else value)
+    return cmd_stats(ns)

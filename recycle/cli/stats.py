@@ -28,6 +28,7 @@ from .options import (
     formats,
     graph_formats,
     positive,
+    shard,
 )
 from .statsbatch import open_batch_ai, playing_level, stats_batch
 
@@ -84,6 +85,10 @@ def register(sub) -> None:
                    help="budget of the searching players: playouts per option for F (default 10), iterations per "
                         "decision for M and P (default 200)")
     add_ai_options(s, budget=False)
+    s.add_argument("--shard", type=shard, metavar="I/K",
+                   help="play only shard I of K (0 <= I < K), the runs I*N//K .. (I+1)*N//K-1, into a --out folder "
+                        "marked as that shard; `recycle merge` combines the K folders into the folder one "
+                        "`recycle stats` of the N games would have written (docs/scaling.md)")
     for action in s._actions:
         if action.dest == "n":  # 100, or HEURISTIC_GAMES with --heuristics
             action.default = None
@@ -95,7 +100,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.n is None:
         args.n = HEURISTIC_GAMES if args.heuristics else 100
     if args.heuristics:
+        if getattr(args, "shard", None) is not None:
+            raise UsageError("--shard is not available with --heuristics (it plays three batches)")
         return cmd_stats_heuristics(args)
+    if getattr(args, "shard", None) is not None and args.out is None:
+        raise UsageError("--shard writes a shard folder for `recycle merge`: give --out DIR")
     if args.ai is not None:
         raise UsageError("--ai chooses the AI of --heuristics; to put AI players in one batch use --players, "
                          "e.g. --players MRRR")
@@ -119,6 +128,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
               file=sys.stderr)
     b = stats_batch(args, sess, spec, out, user_level, flow=True, random_heuristics=True, command=True)
     outcome = b["outcome"]
+    if getattr(args, "shard", None) is not None and outcome.complete:
+        print(f"wrote shard {args.shard[0]}/{args.shard[1]} into {out}/ (combine the shards with `recycle merge`)",
+              file=sys.stderr)
+        return 0
     if not outcome.complete:
         print(outcome.stop_line(out, args.n), file=sys.stderr)
         return outcome.exit_code()

@@ -38,6 +38,7 @@ from .batches import (
     stream_batch,
 )
 from .flow import events_of, first_error_text, flow_names, new_flow, relative, write_flow_files
+from .run import SHARD_RECORDS, shard_runs
 
 # Above this many games, stats plays the batch at the transcript level the user chose and
 # builds the aggregated flow from runs 0 .. FLOW_GAMES-1 only (replayed at level `full`), so
@@ -93,7 +94,7 @@ def stats_own_files(args) -> list[str]:
     """The names `recycle stats` writes at the top of its folder (what --force may remove there)."""
     plot_formats = sorted(set(args.plot_formats) | {"png", "svg", "pdf"})
     flow_formats = sorted(set(args.flow_formats))
-    return [*RUN_FILES, *STATS_FILES, "lead.csv", "spread.csv", *flow_names("flow", flow_formats),
+    return [*RUN_FILES, *STATS_FILES, SHARD_RECORDS, "lead.csv", "spread.csv", *flow_names("flow", flow_formats),
             *flow_names("flow-aggregate", flow_formats), *(f"{p}.{f}" for p in plot_names() for f in plot_formats)]
 
 
@@ -124,8 +125,13 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
         if command:  # a folder given by the caller stays open for it
             stack.callback(folder.close)
         ident = batch_identity(sess, spec, args, user_level)
+        part = getattr(args, "shard", None) if command else None
+        runs = shard_runs(args.n, part)
+        if part is not None:
+            ident["shard"] = list(part)
         tables = BatchTables(folder, sess.name, sess.prog.direction, ident, args.n,
-                             {"format": "recycle-analytics", "version": 1, "game": sess.name, "seed": spec.seed})
+                             {"format": "recycle-analytics", "version": 1, "game": sess.name, "seed": spec.seed},
+                             first=runs.start)
         stack.callback(tables.close)
         try:
             if state is not None:
@@ -136,6 +142,8 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
                 kept = []
         except OSError as e:
             raise RecycleError(f"error: cannot write into {out}: {e}") from None
+        if part is not None:
+            return _stats_shard(args, sess, spec, out, folder, tables, kept, user_level, ident, runs)
         return _stats_batch(args, sess, spec, out, folder, tables, kept, user_level, lineup, all_random,
                             flow=flow, random_heuristics=random_heuristics, label=label, keep_journal=keep_journal)
 
@@ -261,6 +269,48 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
     return {"records": records, "stats": stats, "info": info, "heur": heur, "files": files, "doc": doc,
             "timing": timing, "elapsed": elapsed, "flow_runs": fb_all.runs if fb_all is not None else 0,
             "outcome": outcome}
+
+
+# The options of `recycle stats` a shard keeps in its summary.json, so that `recycle merge` can compute the
+# files of the whole batch as `recycle stats --resume` would (everything else is the batch's identity).
+SHARD_OPTIONS = ("n", "seed", "players", "param", "max_decisions", "max_idle_steps", "max_options", "transcripts",
+                 "include_limited", "plot_formats", "flow_formats", "bootstrap", "declared", "rotate", "ai_budget",
+                 "dialect", "move_time")
+
+
+def _stats_shard(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: list,
+                 user_level: str, ident: dict, runs: range) -> dict:
+    """Shard I/K of a stats batch: its block of runs into the tables and transcripts (exactly the files the
+    whole batch writes for them: run 0's transcript whole, the others at the level asked), its records kept
+    (shard-records.jsonl) and summary.json saying which shard it is.  The files computed from the whole
+    batch are left to `recycle merge`."""
+    full_spec = attrs.evolve(spec, transcript_level="full")
+
+    def on_record(rec: RunRecord) -> None:
+        if rec.run == 0 and spec.transcript_level != "full":
+            rec.transcript = play_run(sess, full_spec, 0).transcript
+        elif rec.run != 0 and rec.transcript:
+            rec.transcript = reduce_transcript(rec.transcript, user_level)
+
+    bargs = argparse.Namespace(**{**vars(args), "out": None})
+    outcome = stream_batch(sess, spec, bargs, kept, tables, on_record, None, runs=runs)
+    if not outcome.complete:
+        return {"outcome": outcome}
+    options = {**{k: getattr(args, k, None) for k in SHARD_OPTIONS}, "transcripts": user_level}
+    doc = {"format": "recycle-analytics", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
+           "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed, "interpreter": __version__,
+           "complete": True, "games_kept": len(outcome.records), "games_asked": args.n,
+           "timing": {"wall_s": outcome.elapsed, "jobs": args.jobs},
+           "files": [*tables.files(), "summary.json", SHARD_RECORDS],
+           "shard": {"command": "stats", "index": args.shard[0], "of": args.shard[1], "runs": [runs.start, runs.stop],
+                     "identity": ident, "game_file": str(Path(sess.path).resolve()),
+                     "options": json.loads(json.dumps(options, default=str))}}
+    try:
+        folder.write_atomic("summary.json", json.dumps(doc, indent=2) + "\n", sync=True)
+        tables.finish(SHARD_RECORDS)
+    except OSError as e:
+        raise RecycleError(f"error: cannot write into {out}: {e}") from None
+    return {"outcome": outcome}
 
 
 def batch_identity(sess, spec, args, user_level: str) -> dict:

@@ -21,7 +21,8 @@ from pathlib import Path
 from ..analysis.summary import run_summary
 from ..errors import UsageError
 from ..run.output import OutFolder, OutputError
-from ..run.tables import TABLES, TRANSCRIPT_RE, record_from_json, transcript_name
+from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, record_from_json, transcript_name
+from . import stats
 from .batches import WHAT, out_folder
 from .run import SHARD_RECORDS
 
@@ -162,9 +163,6 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     stopped after its last game (with its resume journal), which `recycle stats --resume` then finishes
     without playing a game: the summary, tables, heuristics, flows and plots are computed from the merged
     records and the game file exactly as one uninterrupted `recycle stats` computes them."""
-    from ..run.tables import RECORDS, STATE
-    from .main import build_parser
-    from .stats import cmd_stats
     head = docs[0]
     sizes: dict[str, int] = {}
     try:
@@ -194,7 +192,9 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     except (OSError, OutputError) as e:
         raise UsageError(f"merge: cannot write {out_dir} ({getattr(e, 'strerror', None) or e})") from None
     opts = head["shard"]["options"]
-    ns = build_parser().parse_args(["stats", head["shard"]["game_file"]])  # the defaults of every other option
+    parser = argparse.ArgumentParser(prog="recycle")
+    stats.register(parser.add_subparsers())
+    ns = parser.parse_args(["stats", head["shard"]["game_file"]])  # the defaults of every other option
     for key, value in {**opts, "out": out_dir, "resume": True, "jobs": head["timing"]["jobs"], "quiet": True}.items():
         setattr(ns, key, tuple(value) if key.endswith("_formats") else value)
-    return cmd_stats(ns)
+    return stats.cmd_stats(ns)

@@ -66,9 +66,9 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
                 card = card_text(st, c)
                 out.append(ActionInfo("move", f"move {card} {loc(a)} -> {loc(b)}", card, loc(a), loc(b)))
         elif code == REM:
-            card = shown(op[1])
-            text = f"remember {card or hidden(op[1])} => {loc(op[2])}"
-            out.append(ActionInfo("remember", text, card, None, loc(op[2])))
+            face = shown(op[1])
+            text = f"remember {face or hidden(op[1])} => {loc(op[2])}"
+            out.append(ActionInfo("remember", text, face, None, loc(op[2])))
         elif code == FGT:
             card = card_text(st, op[1])
             out.append(ActionInfo("forget", f"forget {card} from {loc(op[2])}", card, loc(op[2])))

@@ -58,7 +58,9 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
         code = op[0]
         if code == MV:
             _, c, a, i, b, _j = op
-            if ghost is not None and viewer is not None and not prog.sees(viewer, a):
+            # hidden if it leaves a pile the viewer cannot see, or was in one when the option began (an
+            # earlier action of the option brought it into view: the option is not taken yet)
+            if ghost is not None and viewer is not None and not (prog.sees(viewer, a) and shown(c)):
                 top = i == len(ghost.piles[a]) - 1
                 what = "the top card of" if top else ("the bottom card of" if i == 0 else f"card {i} of")
                 out.append(ActionInfo("move", f"move {what} {loc(a)} -> {loc(b)}", None, loc(a), loc(b)))

@@ -98,3 +98,20 @@ def test_hidden_card_storage_owner_is_named_by_place(tmp_path):
                 assert "#" not in text
                 assert prog.owner_seen(st, ("C", c), None) == f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
                 break
+
+
+def test_card_an_option_draws_then_moves_on_stays_unnamed():
+    """A card that an option first brings into view (stock -> hand) and then moves on (hand -> discard) is
+    not named to the seat: the option is not taken yet, so its face is still unknown to the seat."""
+    from recycle.engine.state import MV, Option
+
+    prog = load_program(GAMES / "block_rummy.gdl")
+    st = prog.new_game(0)
+    text_of = {prog.loc_text(p): p for p in range(len(st.piles))}
+    stock, hand, discard = text_of["table iloc STOCK"], text_of["p1 iloc HAND"], text_of["table vloc DISCARD"]
+    c, top, n = st.piles[stock][-1], len(st.piles[stock]) - 1, len(st.piles[hand])
+    option = Option(((MV, c, stock, top, hand, n), (MV, c, hand, n, discard, len(st.piles[discard]))))
+    texts = prog.describe(st, option, viewer=0)
+    assert texts == ["move the top card of table iloc STOCK -> p1 iloc HAND",
+                     "move the top card of p1 iloc HAND -> table vloc DISCARD"]
+    assert card_text(st, c) in prog.describe(st, option)[1]  # omniscient: named

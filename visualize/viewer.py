@@ -144,13 +144,22 @@ def _options(prog: Program, st: State, chosen: int, viewer: int | None, all_of_t
     return [[i, _cut("; ".join(a.text for a in actions(prog, st, opts[i], viewer)))] for i in shown]
 
 
-def _storage(prog: Program, st: State) -> list:
-    """[[cell, value], …] of the storage cells that are set (storage is seen by every seat, §17.1)."""
+def _storage(prog: Program, st: State, seats: list[int]) -> list:
+    """[[cell, value], …] of the storage cells that are set (storage is seen by every seat, §17.1).
+
+    One table serves every view, so a card owning a cell is named by its id (DECK#SERIAL, which
+    identifies the card) only if every seat shown sees it; else by where it lies (issue 17)."""
     out = []
     for s, v in enumerate(st.vals):
         if v != prog.slot_default[s]:
             owner, kind, name = prog.slot_key[s]
-            out.append([f"{prog.owner_text(st, owner)} {kind} {name}", _value_text(prog, kind, v)])
+            who = prog.owner_text(st, owner)
+            for seat in seats:
+                seen = prog.owner_seen(st, owner, seat)
+                if seen != who:
+                    who = seen
+                    break
+            out.append([f"{who} {kind} {name}", _value_text(prog, kind, v)])
     out.sort()
     return out
 
@@ -232,7 +241,7 @@ def game_data(path: str | Path, game_path: str | Path | None = None, *, max_fram
         chosen = -1 if is_final else choices[k]
         n_opts = 0 if is_final else len(prog.options(st))
         # storage is seen by every seat (§17.1): one list per state for all views, of entries of one table
-        storage.append([cell_ids.setdefault(tuple(cv), len(cell_ids)) for cv in _storage(prog, st)])
+        storage.append([cell_ids.setdefault(tuple(cv), len(cell_ids)) for cv in _storage(prog, st, seat_list)])
         for name, view in views.items():
             seat = None if name == "all" else int(name[1:]) - 1
             frame: dict = {"piles": _changed(view, _frame_piles(prog, st, fam_index, view, seat)),

@@ -42,11 +42,25 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
     ghost = None
     if viewer is not None:
         ghost = st.clone()  # replay on a scratch copy to know where hidden cards lie
+
+    def shown(c: int) -> str | None:
+        """The card's face, or None if the viewer cannot see where it lies before the option (naming a card
+        the option would only bring into view would leak it through options not taken)."""
+        if ghost is None or viewer is None or prog.sees(viewer, st.where[c]):
+            return card_text(st, c)
+        return None
+
+    def hidden(c: int) -> str:
+        assert ghost is not None
+        return prog.hidden_card_text(ghost, c)
+
     for op in option.ops:
         code = op[0]
         if code == MV:
             _, c, a, i, b, _j = op
-            if ghost is not None and viewer is not None and not prog.sees(viewer, a):
+            # hidden if it leaves a pile the viewer cannot see, or was in one when the option began (an
+            # earlier action of the option brought it into view: the option is not taken yet)
+            if ghost is not None and viewer is not None and not (prog.sees(viewer, a) and shown(c)):
                 top = i == len(ghost.piles[a]) - 1
                 what = "the top card of" if top else ("the bottom card of" if i == 0 else f"card {i} of")
                 out.append(ActionInfo("move", f"move {what} {loc(a)} -> {loc(b)}", None, loc(a), loc(b)))
@@ -54,16 +68,19 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
                 card = card_text(st, c)
                 out.append(ActionInfo("move", f"move {card} {loc(a)} -> {loc(b)}", card, loc(a), loc(b)))
         elif code == REM:
-            card = card_text(st, op[1])
-            out.append(ActionInfo("remember", f"remember {card} => {loc(op[2])}", card, None, loc(op[2])))
+            face = shown(op[1])
+            text = f"remember {face or hidden(op[1])} => {loc(op[2])}"
+            out.append(ActionInfo("remember", text, face, None, loc(op[2])))
         elif code == FGT:
             card = card_text(st, op[1])
             out.append(ActionInfo("forget", f"forget {card} from {loc(op[2])}", card, loc(op[2])))
         elif code == SWP:
             out.append(ActionInfo("swap", f"swap {loc(op[1])} <-> {loc(op[2])}", None, loc(op[1]), loc(op[2])))
         elif code == SWC:
-            text = f"swap {card_text(st, op[1])} ({loc(op[2])}) <-> {card_text(st, op[4])} ({loc(op[5])})"
-            out.append(ActionInfo("swap", text, card_text(st, op[1]), loc(op[2]), loc(op[5])))
+            # each card named by its face only if the viewer sees the pile it lies in (issue 17)
+            ca, cb = shown(op[1]), shown(op[4])
+            text = f"swap {ca or hidden(op[1])} ({loc(op[2])}) <-> {cb or hidden(op[4])} ({loc(op[5])})"
+            out.append(ActionInfo("swap", text, ca, loc(op[2]), loc(op[5])))
         elif code == SHF:
             out.append(ActionInfo("shuffle", f"shuffle {loc(op[1])}", None, loc(op[1])))
         elif code == SET:

@@ -137,14 +137,31 @@ class Registry:
         c = owner[1]
         return f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
 
+    def hidden_card_text(self, st: State, c: int) -> str:
+        """A card a seat cannot see, named by where it lies ("DEFAULT card 3 of p2 iloc HAND"): never by its
+        id, whose serial identifies one physical card and so its face (issue 17)."""
+        pid = st.where[c]
+        return f"{st.cmeta.deck[c]} card {st.piles[pid].index(c)} of {self.loc_text(pid)}"
+
+    def owner_seen(self, st: State, owner, viewer: int | None = None) -> str:
+        """A storage owner as seat `viewer` may be told it: as owner_text, but a card the viewer cannot see
+        by where it lies (hidden_card_text); viewer None: omniscient, owner_text."""
+        if viewer is None or owner.__class__ is int or owner[0] == "L":
+            return self.owner_text(st, owner)
+        c = owner[1]
+        if not self.sees(viewer, st.where[c]):  # type: ignore[attr-defined]
+            return self.hidden_card_text(st, c)
+        return self.owner_text(st, owner)
+
     def owner_name(self, st: State, owner, viewer: int | None = None) -> str:
         """A storage owner as the game names it: as owner_text, but a card by its attributes ("RED-ONE",
-        "RED:ONE" outside the DEFAULT deck), unless `viewer` cannot see where the card lies (then by its id)."""
+        "RED:ONE" outside the DEFAULT deck), unless `viewer` cannot see where the card lies
+        (then by where it lies, hidden_card_text)."""
         if owner.__class__ is int or owner[0] == "L":
             return self.owner_text(st, owner)
         c = owner[1]
         if viewer is not None and not self.sees(viewer, st.where[c]):  # type: ignore[attr-defined]
-            return self.owner_text(st, owner)
+            return self.hidden_card_text(st, c)
         s = "-".join(st.catt[c].values())
         deck = st.cmeta.deck[c]
         return s if deck == "DEFAULT" else f"{deck}:{s}"

@@ -43,7 +43,7 @@ def view(prog: Program, st: State, p: int) -> dict:
     for s, v in enumerate(st.vals):
         if v != prog.slot_default[s]:
             owner, kind, name = prog.slot_key[s]
-            storage[(prog.owner_text(st, owner), kind, name)] = v
+            storage[(prog.owner_seen(st, owner, p), kind, name)] = v  # no hidden card's id
     opts = st.opts if st.status == WAITING else None
     return {"seat": p, "piles": piles, "storage": storage, "pcyc": tuple(st.pcyc), "tcyc": tuple(st.tcyc),
             "decisions": st.decisions, "status": st.status,

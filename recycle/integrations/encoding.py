@@ -73,7 +73,7 @@ class Encoder:
             if val == prog.slot_default[s] or isinstance(val, PointMap):  # a point map is rules, not position
                 continue
             owner, kind, name = key
-            cells.append(f"{prog.owner_text(st, owner)} {kind} {name} = {val}")
+            cells.append(f"{prog.owner_seen(st, owner, seat)} {kind} {name} = {val}")
         lines += sorted(cells)
         ch = st.chooser if st.status == WAITING else None
         lines.append(f"to move: p{ch + 1}" if ch is not None else "to move: over")

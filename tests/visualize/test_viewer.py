@@ -180,3 +180,31 @@ def test_bad_seat_and_missing_transcripts_are_one_message(golden, tmp_path, caps
     err = capsys.readouterr().err
     assert "no transcripts" in err and "Traceback" not in err
     assert not (empty / "viewer.html").exists()
+
+
+def test_storage_of_a_hidden_card_is_named_by_place_not_id():
+    """Issue 17: the storage table all views share names a card by its id only if every shown seat sees it."""
+    from recycle.compiler import load_program
+    from visualize import viewer as tree_viewer  # this tree's file (recycle.visualize may map to an install)
+
+    prog = load_program(REPO / "games" / "block_rummy.gdl")
+    st = prog.new_game(0)
+    pid = next(p for p, cards in enumerate(st.piles) if cards and not prog.sees(0, p) and prog.sees(1, p))
+    c = st.piles[pid][0]
+    # a card cell the game does not have, added to this program only for the test
+    prog.slot_key.append((("C", c), "sto", "MARK"))
+    prog.slot_default.append(0)
+    st.vals.append(1)
+    ident = f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"
+
+    def marks(seats):
+        return [cv for cv in tree_viewer._storage(prog, st, seats) if cv[0].endswith(" sto MARK")]
+
+    def view_marks(seat):
+        return {k: v for k, v in prog.view(st, seat)["storage"].items() if k[2] == "MARK"}
+
+    assert marks([1]) == [[f"{ident} sto MARK", "1"]]  # p2 sees the card: its id
+    place = f"{st.cmeta.deck[c]} card 0 of {prog.loc_text(pid)}"
+    assert marks([0, 1]) == [[f"{place} sto MARK", "1"]]
+    assert view_marks(0) == {(place, "sto", "MARK"): 1}
+    assert view_marks(1) == {(ident, "sto", "MARK"): 1}

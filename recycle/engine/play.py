@@ -51,5 +51,8 @@ def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle
             i = pl.choose(prog, st)
             choices.append(i)
             apply(st, i, getattr(pl, "code", None))
+        final = getattr(st.rec, "final", None)
+        if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
+            return final[1]
     return prog.result(st)
 

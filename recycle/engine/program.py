@@ -214,6 +214,7 @@ class Program(Registry):
 
     def _end_event(self, st: State) -> None:
         r = self.result(st)
+        st.rec.final = (st.status, r)  # play_game returns this instead of building it again
         ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
               "scores": r.scores, "ranks": r.ranks, "win_share": r.shares, "error": r.error.text if r.error else None}
         if r.hands:  # a match: the scores above are the match's, these each hand's

@@ -19,7 +19,7 @@ class ListRecorder(list):
 class EventSink:
     """Turns engine callbacks into event dicts in the transcript format (flow-and-analytics §5.2)."""
 
-    __slots__ = ("out", "prog", "text")
+    __slots__ = ("final", "out", "prog", "text")
 
     def __new__(cls, prog: Registry, recorder):
         # A recorder that only counts moves and turns (`counts_only = True`) gets a sink that builds no
@@ -30,6 +30,8 @@ class EventSink:
 
     def __init__(self, prog: Registry, recorder):
         self.prog = prog
+        # The result of the ended game, built once for the end event and handed back by play_game (issue 16).
+        self.final = None
         self.out = recorder.event if hasattr(recorder, "event") else recorder
         # Describing the chosen option costs more than playing it: a recorder
         # that only counts events says so with `wants_text = False`.

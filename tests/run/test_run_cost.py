@@ -56,3 +56,20 @@ def test_commits_are_spaced_when_they_are_slow(tmp_path):
         assert not t.due()
         t._last_commit -= 5.0
         assert t.due()
+
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_play_game_hands_back_the_result_built_for_the_end_event(path):
+    # The end event builds the game result; play_game returns that object instead of building it again,
+    # and it equals the one built afresh from the final state.
+    from recycle.engine.play import play_game
+    from recycle.players import registry
+
+    sess = GameSession.open(path)
+    rec = _Recorder(keep=False)
+    players = [registry.make("R") for _ in range(sess.n_players)]
+    res = play_game(sess.prog, 7, players, recorder=rec)
+    assert res.outcome == "completed"
+    again = play_game(sess.prog, 7, [registry.make("R") for _ in range(sess.n_players)])
+    assert res.scores == again.scores and res.choices == again.choices and res.ranks == again.ranks

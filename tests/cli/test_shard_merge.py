@@ -14,25 +14,10 @@ import pytest
 
 from recycle.cli import main
 from recycle.cli.run import shard_runs
-from support import REPO
+from support import REPO, folder_files
 
 DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
 N = 40
-
-
-def files(d: Path) -> dict[str, bytes]:
-    """Every file of a folder, summary.json without its timing."""
-    out = {}
-    for p in sorted(d.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(d).as_posix()
-            data = p.read_bytes()
-            if rel == "summary.json":
-                doc = json.loads(data)
-                doc.pop("timing")
-                data = json.dumps(doc, indent=1).encode()
-            out[rel] = data
-    return out
 
 
 def run(out: Path, *extra: str, seed: str = "11", n: int = N) -> int:
@@ -75,7 +60,7 @@ def test_merge_gives_the_folder_of_one_run_byte_for_byte(shards, tmp_path, capsy
     merged = tmp_path / "merged"
     assert main(["merge", str(merged), str(dirs[2]), str(dirs[0]), str(dirs[1])]) == 0  # any order
     assert "merged 3 shards (40 games)" in capsys.readouterr().err
-    want, got = files(whole), files(merged)
+    want, got = folder_files(whole), folder_files(merged)
     assert sorted(got) == sorted(want)
     assert len(want) == 3 + 1 + N  # the tables, summary.json, one transcript per game
     for name in want:
@@ -103,7 +88,7 @@ def test_merge_matches_a_run_with_several_jobs_and_a_sharded_resume(tmp_path, mo
     monkeypatch.setattr(batch, "play_run", real)
     assert run(b, "--shard", "1/2", "--resume", n=30) == 0
     assert main(["merge", str(tmp_path / "m"), str(a), str(b)]) == 0
-    assert files(tmp_path / "m") == files(whole)
+    assert folder_files(tmp_path / "m") == folder_files(whole)
 
 
 @pytest.mark.parametrize(("which", "message"), [
@@ -166,4 +151,4 @@ def test_more_shards_than_games_leaves_empty_shards_that_merge_too(tmp_path):
         assert run(d, "--shard", f"{i}/3", n=2) == 0
     assert json.loads((dirs[0] / "summary.json").read_text())["shard"]["runs"] == [0, 0]  # no game
     assert main(["merge", str(tmp_path / "m"), *map(str, dirs)]) == 0
-    assert files(tmp_path / "m") == files(tmp_path / "whole")
+    assert folder_files(tmp_path / "m") == folder_files(tmp_path / "whole")

@@ -15,25 +15,10 @@ import pytest
 
 from recycle.cli import main
 from recycle.run.tables import transcript_name
-from support import REPO
+from support import REPO, folder_files
 
 DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
 N = 12
-
-
-def files(d: Path) -> dict[str, bytes]:
-    """Every file of a folder, summary.json without its timing."""
-    out = {}
-    for p in sorted(d.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(d).as_posix()
-            data = p.read_bytes()
-            if rel == "summary.json":
-                doc = json.loads(data)
-                doc.pop("timing")
-                data = json.dumps(doc, indent=1).encode()
-            out[rel] = data
-    return out
 
 
 def stats(out: Path, *extra: str, seed: str = "5") -> int:
@@ -65,7 +50,7 @@ def test_merge_gives_the_folder_of_one_stats_batch_byte_for_byte(shards, tmp_pat
     whole, dirs = shards
     out = tmp_path / "merged"
     assert main(["merge", str(out), *map(str, reversed(dirs))]) == 0
-    want, got = files(whole), files(out)
+    want, got = folder_files(whole), folder_files(out)
     assert sorted(got) == sorted(want)
     assert {"flow.svg", "flow-aggregate.json", "winrate.png", "heuristics.json", "seats.csv"} <= set(got)
     for name in want:

@@ -15,13 +15,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from recycle.cli import main
 from recycle.run import raybatch
-from support import REPO
+from support import REPO, folder_files
 
 DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
 
@@ -35,20 +34,6 @@ def have_ray() -> bool:
 
 
 needs_ray = pytest.mark.skipif(not have_ray(), reason="Ray is not installed (the extra [ray])")
-
-
-def files(d: Path) -> dict[str, bytes]:
-    out = {}
-    for p in sorted(d.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(d).as_posix()
-            data = p.read_bytes()
-            if rel == "summary.json":
-                doc = json.loads(data)
-                doc.pop("timing")
-                data = json.dumps(doc, indent=1).encode()
-            out[rel] = data
-    return out
 
 
 def child(*argv: str) -> subprocess.CompletedProcess:
@@ -65,7 +50,7 @@ def test_a_two_worker_local_ray_cluster_writes_what_one_job_writes(tmp_path):
     done = child("run", DEAL_N, "-n", n, "--seed", "21", "-q", "--out", str(on_ray), "--backend", "ray",
                  "--jobs", "2")
     assert done.returncode == 0, done.stderr
-    want, got = files(one), files(on_ray)
+    want, got = folder_files(one), folder_files(on_ray)
     assert len(want) == 3 + 1 + 300 and sorted(got) == sorted(want)
     for name in want:
         assert got[name] == want[name], name
@@ -135,4 +120,4 @@ def test_a_lost_ray_worker_has_its_chunk_played_again(tmp_path):
         pytest.skip("the batch ended before a worker could be killed (a fast machine)")
     assert proc.returncode == 0, err
     assert main([*argv, "--out", str(local), "--jobs", "2"]) == 0
-    assert files(on_ray) == files(local)
+    assert folder_files(on_ray) == folder_files(local)

@@ -5,6 +5,7 @@ the repository and skip, with one clear message, when it is absent.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -40,3 +41,19 @@ def corpus_sample(n: int, seed: int = 15) -> list[Path]:
 
     files = [p for p in corpus_files() if corpus_id(p) not in CORPUS_DOES_NOT_LOAD]
     return sorted(random.Random(seed).sample(files, min(n, len(files))))
+
+
+def folder_files(d: Path) -> dict[str, bytes]:
+    """Every file of an output folder by its relative path, summary.json without its timing block (the
+    one part of a run's folder that differs between backends, shards and worker counts)."""
+    out = {}
+    for p in sorted(d.rglob("*")):
+        if p.is_file():
+            rel = p.relative_to(d).as_posix()
+            data = p.read_bytes()
+            if rel == "summary.json":
+                doc = json.loads(data)
+                doc.pop("timing")
+                data = json.dumps(doc, indent=1).encode()
+            out[rel] = data
+    return out

@@ -124,7 +124,8 @@ def check_kept(out: Path) -> int:
     assert len(rows) == sum(int(g["decisions"]) for g in games)  # every decision of every kept game
     results = list(csv.DictReader(io.StringIO((out / "results.csv").read_text())))
     assert len(results) == 2 * kept
-    names = sorted(p.name for p in (out / "transcripts").iterdir())
+    # by run number: past run 9999 the names grow a digit, so their text order is not the runs' order
+    names = sorted((p.name for p in (out / "transcripts").iterdir()), key=lambda n: int(n[4:-6]))
     assert names == [f"run-{i:04d}.jsonl" for i in range(kept)]
     last = (out / "transcripts" / names[-1]).read_text().splitlines()
     assert json.loads(last[-1])["type"] == "end"

@@ -132,16 +132,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
                     # every shard's table opens with the same header: the first one keeps it
                     parts.append(data if k == 0 else data[data.index(b"\n") + 1:])
                 out.write_atomic(name, b"".join(parts))
-            transcripts = []
-            for d in dirs:
-                if (d / "transcripts").is_dir():
-                    with OutFolder.open(d, create=False) as src, src.subfolder("transcripts", create=False) as tsrc:
-                        runs = sorted(int(m.group(1)) for n in tsrc.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
-                        if runs:
-                            with out.subfolder("transcripts") as tdst:
-                                for r in runs:
-                                    tdst.write_atomic(transcript_name(r), tsrc.read_bytes(transcript_name(r)))
-                        transcripts += runs
+            transcripts = copy_transcripts(out, dirs)
             files += [f"transcripts/{transcript_name(r)}" for r in transcripts]
             doc = {k: v for k, v in head.items() if k != "shard"}
             doc.update({"complete": True, "games_kept": len(records),
@@ -176,14 +167,7 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
                     parts.append(data if k == 0 or name == RECORDS else data[data.index(b"\n") + 1:])
                 out.write_atomic(name, b"".join(parts))
                 sizes[name] = sum(len(p) for p in parts)
-            for d in dirs:
-                if (d / "transcripts").is_dir():
-                    with OutFolder.open(d, create=False) as src, src.subfolder("transcripts", create=False) as tsrc:
-                        runs = sorted(int(m.group(1)) for n in tsrc.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
-                        if runs:
-                            with out.subfolder("transcripts") as tdst:
-                                for r in runs:
-                                    tdst.write_atomic(transcript_name(r), tsrc.read_bytes(transcript_name(r)))
+            copy_transcripts(out, dirs)
             ident = {k: v for k, v in head["shard"]["identity"].items() if k != "shard"}
             games = sum(doc["games_kept"] for doc in docs)
             state = {"format": "recycle-resume", "version": 1, "identity": ident, "games_asked": head["games_asked"],
@@ -198,3 +182,18 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     for key, value in {**opts, "out": out_dir, "resume": True, "jobs": head["timing"]["jobs"], "quiet": True}.items():
         setattr(ns, key, tuple(value) if key.endswith("_formats") else value)
     return stats.cmd_stats(ns)
+
+
+def copy_transcripts(out: OutFolder, dirs: list[Path]) -> list[int]:
+    """Copy the shards' transcripts into the merged folder; returns their runs, shard by shard."""
+    copied: list[int] = []
+    for d in dirs:
+        if (d / "transcripts").is_dir():
+            with OutFolder.open(d, create=False) as src, src.subfolder("transcripts", create=False) as tsrc:
+                runs = sorted(int(m.group(1)) for n in tsrc.names() if (m := TRANSCRIPT_RE.fullmatch(n)))
+                if runs:
+                    with out.subfolder("transcripts") as tdst:
+                        for r in runs:
+                            tdst.write_atomic(transcript_name(r), tsrc.read_bytes(transcript_name(r)))
+                copied += runs
+    return copied

@@ -17,6 +17,7 @@ parent decides what to keep), end on SIGTERM, and get SIGTERM when the parent di
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -24,7 +25,7 @@ import secrets
 import signal
 import time
 import traceback
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as mp_wait
 from multiprocessing.process import BaseProcess
@@ -204,56 +205,77 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
     starts = list(range(runs.start, runs.stop, chunk))
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     workers: list[_Worker] = []
+    with collector_spared() as spare:
+        try:
+            for _ in range(min(jobs, len(starts))):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_worker_main, args=(theirs, sess.source, dict(sess.params), os.getpid()),
+                                   daemon=True)
+                proc.start()
+                theirs.close()
+                workers.append(_Worker(proc, mine))
+            done: dict[int, list[RunRecord]] = {}
+            submitted = 0
+            window = jobs * 4  # chunks sent or finished out of order, at most
+
+            def in_flight() -> int:
+                return sum(len(w.tasks) for w in workers)
+
+            next_start = runs.start
+            while next_start < runs.stop:
+                for w in workers:
+                    # two chunks each: the next one waits in the pipe while the parent writes files
+                    while len(w.tasks) < 2 and submitted < len(starts) and len(done) + in_flight() < window:
+                        a = starts[submitted]
+                        w.tasks.append(a)
+                        submitted += 1
+                        with contextlib.suppress(OSError):  # if it died, its sentinel says so below
+                            w.conn.send((spec, list(range(a, min(runs.stop, a + chunk)))))
+                ready = set(mp_wait([w.conn for w in workers if w.tasks]
+                                    + [w.proc.sentinel for w in workers], timeout=0.1))
+                for w in workers:
+                    died = False
+                    if w.tasks and w.conn in ready:
+                        try:
+                            kind, value = w.conn.recv()
+                        except (EOFError, OSError):  # killed while sending: the message is cut
+                            died = True
+                        else:
+                            if kind == "bug":
+                                raise RuntimeError(f"a worker process failed:\n{value}")
+                            done[w.tasks.pop(0)] = value
+                            spare()
+                            continue
+                    if died or w.proc.sentinel in ready:
+                        w.proc.join(1)
+                        yield from finished_before_loss(done, next_start, stop)
+                        what = (f" while playing runs {w.tasks[0]}..{min(runs.stop, w.tasks[0] + chunk) - 1}"
+                                if w.tasks else "")
+                        raise WorkerDied(f"error: a worker process died ({_death(w.proc)}){what}")
+                next_start, stopped = yield from in_order(done, next_start, stop)
+                if stopped or (stop is not None and stop()):
+                    return
+        finally:
+            _end_workers(workers)
+
+
+@contextlib.contextmanager
+def collector_spared() -> Iterator[Callable[[], None]]:
+    """For the parent of a batch: `spare()`, called as each chunk of records arrives, moves every object
+    so far out of reach of the cyclic garbage collector (gc.freeze); they are put back when the batch ends.
+
+    The commands keep the records of a batch, and each full collection of CPython walks every one
+    of them again: on the shortest games that was most of the parent's CPU time, taken from the
+    workers' cores (Kuhn poker, 50,000 games, 2 workers: 0.55 s of the parent's 0.76 s, the batch
+    1.6x as fast as one worker instead of 1.9x).  Records hold no reference cycles, so sparing them
+    costs nothing; cyclic garbage made meanwhile is collected once the batch ends.
+    """
+    frozen_before = gc.get_freeze_count()
     try:
-        for _ in range(min(jobs, len(starts))):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, args=(theirs, sess.source, dict(sess.params), os.getpid()),
-                               daemon=True)
-            proc.start()
-            theirs.close()
-            workers.append(_Worker(proc, mine))
-        done: dict[int, list[RunRecord]] = {}
-        submitted = 0
-        window = jobs * 4  # chunks sent or finished out of order, at most
-
-        def in_flight() -> int:
-            return sum(len(w.tasks) for w in workers)
-
-        next_start = runs.start
-        while next_start < runs.stop:
-            for w in workers:
-                # two chunks each: the next one waits in the pipe while the parent writes files
-                while len(w.tasks) < 2 and submitted < len(starts) and len(done) + in_flight() < window:
-                    a = starts[submitted]
-                    w.tasks.append(a)
-                    submitted += 1
-                    with contextlib.suppress(OSError):  # if it died, its sentinel says so below
-                        w.conn.send((spec, list(range(a, min(runs.stop, a + chunk)))))
-            ready = set(mp_wait([w.conn for w in workers if w.tasks]
-                                + [w.proc.sentinel for w in workers], timeout=0.1))
-            for w in workers:
-                died = False
-                if w.tasks and w.conn in ready:
-                    try:
-                        kind, value = w.conn.recv()
-                    except (EOFError, OSError):  # killed while sending: the message is cut
-                        died = True
-                    else:
-                        if kind == "bug":
-                            raise RuntimeError(f"a worker process failed:\n{value}")
-                        done[w.tasks.pop(0)] = value
-                        continue
-                if died or w.proc.sentinel in ready:
-                    w.proc.join(1)
-                    yield from finished_before_loss(done, next_start, stop)
-                    what = (f" while playing runs {w.tasks[0]}..{min(runs.stop, w.tasks[0] + chunk) - 1}"
-                            if w.tasks else "")
-                    raise WorkerDied(f"error: a worker process died ({_death(w.proc)}){what}")
-            next_start, stopped = yield from in_order(done, next_start, stop)
-            if stopped or (stop is not None and stop()):
-                return
+        yield gc.freeze
     finally:
-        _end_workers(workers)
+        if not frozen_before:  # someone else's frozen objects stay frozen
+            gc.unfreeze()
 
 
 def in_order(done: dict[int, list[RunRecord]], start: int,

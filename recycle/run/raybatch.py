@@ -26,7 +26,7 @@ from types import ModuleType
 import attrs
 
 from ..errors import UsageError
-from .batch import BatchSpec, WorkerDied, finished_before_loss, in_order, iter_batch, play_run
+from .batch import BatchSpec, WorkerDied, collector_spared, finished_before_loss, in_order, iter_batch, play_run
 from .records import RunRecord
 from .session import GameSession
 
@@ -38,6 +38,22 @@ except ImportError:  # pragma: no cover - not on POSIX: no ceiling
 RAY_MISSING = "--backend ray needs Ray, the optional extra [ray]: pip install 'recycle[ray]'"
 RETRIES = 3  # restarts of a lost actor, and retries of the chunk it was playing
 WINDOW_PER_WORKER = 4  # chunks sent or finished out of order, per worker, at most
+# Chunk sizes: the first chunks have FIRST_CHUNK games at most; once games have come back, a chunk
+# has as many as play in about CHUNK_SECONDS (a Ray task costs the cluster about a millisecond of
+# its own, as much as a whole Kuhn poker game: 25 such games a task made two workers only 1.2x as
+# fast as one), at most MAX_CHUNK, and no more than a 2*workers-th of the games left, so that the
+# last chunks end together.
+FIRST_CHUNK = 25
+CHUNK_SECONDS = 0.2
+MAX_CHUNK = 10_000
+
+
+def chunk_size(first: int, seconds_per_game: float | None, left: int, workers: int) -> int:
+    """The number of tasks of the next chunk (see CHUNK_SECONDS), `left` tasks not sent yet."""
+    if seconds_per_game is None:
+        return min(first, left)
+    size = MAX_CHUNK if seconds_per_game <= 0 else int(CHUNK_SECONDS / seconds_per_game)
+    return max(1, min(left, size, MAX_CHUNK, -(-left // (2 * workers))))
 
 
 @attrs.frozen
@@ -144,38 +160,44 @@ def iter_ray(tasks: Sequence[tuple[BatchSpec, int]], sess: GameSession, jobs: in
     try:
         workers = jobs if address is None else max(1, int(ray.cluster_resources().get("CPU", jobs)))
         n = len(tasks)
-        chunk = max(1, min(25, n // (workers * 4) or 1))
-        starts = list(range(0, n, chunk))
+        first = max(1, min(FIRST_CHUNK, n // (workers * 4) or 1))
         player = _actor_class(ray)
-        actors = [player.remote(sess.source, dict(sess.params), memory_mb) for _ in range(min(workers, len(starts)))]
-        pending: dict = {}  # object ref -> index of the chunk's first task
+        actors = [player.remote(sess.source, dict(sess.params), memory_mb) for _ in range(min(workers, -(-n // first)))]
+        pending: dict = {}  # object ref -> (index of the chunk's first task, its number of tasks)
         done: dict[int, list[RunRecord]] = {}
-        submitted = 0
+        submitted = 0  # chunks
+        a = 0  # the first task not sent yet
+        played = [0, 0.0]  # games back, and their playing time in ms
         next_start = 0
         window = workers * WINDOW_PER_WORKER
-        while next_start < n:
-            while submitted < len(starts) and len(pending) + len(done) < window:
-                a = starts[submitted]
-                ref = actors[submitted % len(actors)].play.remote(list(tasks[a:a + chunk]))
-                pending[ref] = a
-                submitted += 1
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.1)
-            for ref in ready:
-                a = pending.pop(ref)
-                try:
-                    done[a] = ray.get(ref)
-                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
-                        ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError) as e:
-                    # lost past its retries: keep what finished in order before it, as the local backend does
-                    yield from finished_before_loss(done, next_start, stop)
-                    raise WorkerDied(f"error: a Ray worker was lost {RETRIES + 1} times while playing runs "
-                                     f"{tasks[a][1]}..{tasks[min(n, a + chunk) - 1][1]} "
-                                     f"({type(e).__name__})") from None
-                except ray.exceptions.RayTaskError as e:  # play_run raised: a bug, reported with its trace
-                    raise RuntimeError(f"a Ray worker failed:\n{e}") from None
-            next_start, stopped = yield from in_order(done, next_start, stop)
-            if stopped or (stop is not None and stop()):
-                return
+        with collector_spared() as spare:
+            while next_start < n:
+                while a < n and len(pending) + len(done) < window:
+                    size = chunk_size(first, played[1] / played[0] / 1000 if played[0] else None, n - a, workers)
+                    ref = actors[submitted % len(actors)].play.remote(list(tasks[a:a + size]))
+                    pending[ref] = (a, size)
+                    submitted += 1
+                    a += size
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.1)
+                for ref in ready:
+                    c, size = pending.pop(ref)
+                    try:
+                        recs = done[c] = ray.get(ref)
+                        spare()
+                        played[0] += len(recs)
+                        played[1] += sum(r.ms for r in recs)
+                    except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
+                            ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError) as e:
+                        # lost past its retries: keep what finished in order before it, as the local backend does
+                        yield from finished_before_loss(done, next_start, stop)
+                        raise WorkerDied(f"error: a Ray worker was lost {RETRIES + 1} times while playing runs "
+                                         f"{tasks[c][1]}..{tasks[c + size - 1][1]} "
+                                         f"({type(e).__name__})") from None
+                    except ray.exceptions.RayTaskError as e:  # play_run raised: a bug, reported with its trace
+                        raise RuntimeError(f"a Ray worker failed:\n{e}") from None
+                next_start, stopped = yield from in_order(done, next_start, stop)
+                if stopped or (stop is not None and stop()):
+                    return
     finally:
         for actor in actors:
             with contextlib.suppress(Exception):  # already gone, or the cluster is: nothing left to end

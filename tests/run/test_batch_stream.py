@@ -1,6 +1,7 @@
 """recycle.run.batch.iter_batch: records in run order as they finish, a clean stop, a dying worker reported."""
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import time
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from recycle.run.batch import BatchSpec, WorkerDied, iter_batch, run_batch
+from recycle.run.batch import BatchSpec, WorkerDied, collector_spared, iter_batch, run_batch
 from support import REPO
 
 DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
@@ -67,3 +68,24 @@ def test_a_killed_worker_is_reported_after_the_records_before_it():
     assert [r.run for r in got] == list(range(len(got)))  # in order, nothing skipped
     time.sleep(0.1)
     assert not any(alive(p) for p in pids)
+
+
+def test_the_parent_spares_its_records_from_the_collector_only_while_the_batch_runs():
+    assert gc.get_freeze_count() == 0
+    it = iter_batch(SPEC, range(200), jobs=2)
+    first = next(it)
+    assert first.run == 0 and gc.get_freeze_count() > 0  # the chunks that came back are frozen
+    rest = list(it)
+    assert [r.run for r in rest] == list(range(1, 200))
+    assert gc.get_freeze_count() == 0  # all back with the collector once the batch ends
+
+
+def test_sparing_leaves_objects_frozen_by_someone_else_frozen():
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        with collector_spared() as spare:
+            spare()
+        assert gc.get_freeze_count() >= before > 0
+    finally:
+        gc.unfreeze()

@@ -121,3 +121,14 @@ def test_a_lost_ray_worker_has_its_chunk_played_again(tmp_path):
     assert proc.returncode == 0, err
     assert main([*argv, "--out", str(local), "--jobs", "2"]) == 0
     assert folder_files(on_ray) == folder_files(local)
+
+
+def test_chunks_grow_to_a_fifth_of_a_second_of_play_and_shrink_for_the_last_games():
+    size = raybatch.chunk_size
+    assert size(25, None, 100_000, 2) == 25  # nothing back yet: the first size
+    assert size(25, None, 7, 2) == 7
+    assert size(25, 0.00005, 100_000, 2) == 4000  # 50 µs games: 0.2 s of them
+    assert size(25, 0.5, 100_000, 2) == 1  # slower than the target: one game a chunk
+    assert size(25, 0.0, 100_000, 2) == raybatch.MAX_CHUNK
+    assert size(25, 0.00005, 1000, 2) == 250  # the end: a quarter of what is left each
+    assert size(25, 0.00005, 3, 2) == 1

@@ -17,6 +17,8 @@ function activate(context) {
     {
       documentSelector: [{ scheme: "file", language: "recycle" }],
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/*.{gdl,rcy}") },
+      // how the server reads game files (recycle lsp --dialect); a change applies when the server restarts
+      initializationOptions: { dialect: vscode.workspace.getConfiguration("recycle").get("dialect", "auto") },
     }
   );
   context.subscriptions.push({ dispose: () => client && client.stop() });

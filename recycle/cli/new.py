@@ -4,6 +4,10 @@ Without --from, a small commented game to change (draw one, discard one, best to
 rules written as definitions so that each is stated once. With --from, a variant,
 `(game (extends "GAME") …)`, with a header to fill in and the base's definitions listed in a
 comment as the places a variant changes. An existing file is never overwritten unless --force.
+
+No --dialect: `new` loads no game. It writes the modern language only, and reads a --from base only
+for the names of its declares and definitions, which the older CardStockXam dialect writes alike; the
+commands that load the new file take --dialect (with auto, a modern variant may extend an old base).
 """
 from __future__ import annotations
 
@@ -81,12 +85,19 @@ VARIANT = """\
 """
 
 
+NO_DIALECT = ("`recycle new` writes the modern language only and loads no game (a --from base is read only for "
+              "the names it declares and defines); give --dialect to the commands that load the file, e.g. "
+              "`recycle check --dialect xam`")
+
+
 def register(sub) -> None:
     """Add `new` to the CLI's subcommands."""
     c = sub.add_parser("new", help="write a new game file (a template, or a variant of GAME) that checks and plays")
     c.add_argument("name", metavar="NAME", help="the new file: NAME.gdl, or a path ending in .gdl or .rcy")
     c.add_argument("--from", dest="base", metavar="GAME", help="build on GAME: a shipped game's name or a .gdl file")
     c.add_argument("--force", action="store_true", help="overwrite the file if it exists")
+    # Taken only to refuse it with a reason: every other command that names a game reads --dialect.
+    c.add_argument("--dialect", metavar="DIALECT", help=f"not taken: {NO_DIALECT}")
     c.set_defaults(func=cmd_new)
 
 
@@ -152,6 +163,8 @@ def variant_text(path: Path, base: str) -> str:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    if args.dialect is not None:
+        raise UsageError(f"--dialect {args.dialect}: {NO_DIALECT}")
     path = target(args.name)
     if path.exists() and not args.force:
         raise UsageError(f"{path}: the file exists; not overwritten (use --force to replace it)")

@@ -93,6 +93,8 @@ def location(cx: Compiler, n: A.Location, sc):
     nf = cx.expr(n.name, sc)
     xf = cx.expr(n.index, sc) if n.index is not None else None
     span = n.span
+    # a computed name written with an index is an indexed family too, known only when reached
+    pile_id = p.indexed_pile_id if xf is not None and not nc else p.pile_id
 
     def loc(st, env):
         o = 0 if of is None else of(st, env)
@@ -100,7 +102,7 @@ def location(cx: Compiler, n: A.Location, sc):
         i = 0 if xf is None else xf(st, env)
         if i < 0:
             raise _err("range", f"{show(n)}: negative location index {i}", span)
-        return p.pile_id(st, o, kind, nm, i)
+        return pile_id(st, o, kind, nm, i)
     return None, loc
 
 

@@ -30,7 +30,8 @@ class Registry:
         self.pile_owner: list = []  # pid -> owner code (0 game, 1 + p player)
         self.families: dict = {}  # (owner, kind, name) -> [sorted indices, pids]
         # (kind, name) of the families the game writes with an index (`(game vloc MELD 'I)`), set when it
-        # is compiled: their member 0 is written `MELD 0`, not `MELD` (loc_text)
+        # is compiled, or for a name computed at run time when the game reaches it (indexed_pile_id):
+        # their member 0 is written `MELD 0`, not `MELD` (loc_text)
         self.indexed_names: set = set()
         self._loc_json: list = []
         # storage
@@ -94,6 +95,15 @@ class Registry:
         if pid >= len(piles):
             piles.extend([] for _ in range(pid + 1 - len(piles)))
         return pid
+
+    def indexed_pile_id(self, st: State, owner: int, kind: int, name: str, index: int) -> int:
+        """pile_id for a location written with an index whose name is computed at run time
+        (`(game vloc 'N 'I)`): its family counts as indexed, as a literal name's does from compile time,
+        from the first time the game reaches it (before any transcript names that pile)."""
+        key = (kind, name)
+        if key not in self.indexed_names:
+            self.indexed_names.add(key)
+        return self.pile_id(st, owner, kind, name, index)
 
     def loc_json(self, pid: int) -> list:
         return list(self._loc_json[pid])

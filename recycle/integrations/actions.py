@@ -24,17 +24,23 @@ the game makes, sorted by key): `A = (K + 2) × P²` atoms.
   `A + atom × C + blake2b(key) mod C`, where `atom` is its **last** card move (the one that
   says where the option ends: the card dropped on a square, the card taken).  Two such options
   share a home id only if they end with the same card move *and* their keys hash alike mod C;
-* **hashed** `[A + A × C, D)`: any other option (a pass, a set, a meld of three or more cards,
+* **card sets** `[A, A + S)`, in place of the compound region in the fitted table of a game whose
+  moves take a subset of a stored pile (`takes_subsets`: fishing games' captures): a compound
+  move of 2 … COMPOUND_MOVES cards of distinct kinds gets A plus the exact rank of its set of
+  card kinds (`set_rank`), `S = C(K,2) + … + C(K,4)`.  Within one state two options move the same set
+  of cards only by moving them between different piles, which a capture does not;
+* **hashed** `[A + A × C + S, D)`: any other option (a pass, a set, a meld of three or more cards,
   a card move the game does not declare …) gets its offset `blake2b(key) mod H` in the region.
   Melds are subsets of a hand: no small table numbers them all exactly.
 
 **Sizes.**  By default (`action_bits=None`) the table is fitted to the game: `C = 4`,
-`H = 2 ** 16`, so `D = 5A + H` (about a hundred thousand ids for a 52-card game) when that
-is at most `2 ** 19`; else (a game with hundreds of piles) there are no exact regions and
-`D = H = 2 ** 16`.  `action_bits=b` asks for `D = 2 ** b` ids: `C` is the largest power of two
-(at most 1024) with `A × (1 + C) ≤ D / 2` (no compound region if there is none), the single
-region is kept when `A ≤ D / 2`, the rest is hashed; so a larger table makes clashes rarer in
-both the compound and the hashed regions.
+`H = 2 ** 16`, so `D = 5A + H` (about a hundred thousand ids for a 52-card game), or with card
+sets `C = 0` and `D = A + S + H`, when the exact regions take at most `2 ** 19`; else (a game
+with hundreds of piles) there are no exact regions and `D = H = 2 ** 16`.  `action_bits=b` asks
+for `D = 2 ** b` ids, without card sets: `C` is the largest power of two (at most 1024) with
+`A × (1 + C) ≤ D / 2` (no compound region if there is none), the single region is kept when
+`A ≤ D / 2`, the rest is hashed; so a larger table makes clashes rarer in both the compound and
+the hashed regions.
 
 **Clashes.**  Two legal options of one state never share an id: the options are taken in key
 order and one whose home id is already taken moves to the next free id of the hashed region
@@ -52,10 +58,13 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
+from math import comb
 from typing import TYPE_CHECKING
 
 from ..engine.describe import actions, card_text
 from ..engine.state import MV, WAITING, State
+from ..lang import ast as A
+from ..lang.consts import walk
 
 if TYPE_CHECKING:
     from ..engine.program import Program
@@ -78,6 +87,18 @@ class ActionIdClash(ValueError):
 
 class ActionIdClashWarning(UserWarning):
     """Two options of one decision have the same home id: one of them gets another id there."""
+
+
+def takes_subsets(prog: Program) -> bool:
+    """Whether the game's moves may take a subset of a stored pile (`(subsets (game vloc POOL))`, as
+    fishing games capture): its fitted table then numbers such moves by their set of cards."""
+    game = getattr(prog, "game", None)
+    return isinstance(game, A.Node) and any(type(n) is A.Subsets and type(n.pile) is A.Location for n in walk(game))
+
+
+def set_count(kinds: int) -> int:
+    """How many sets of 2 … COMPOUND_MOVES card kinds there are among `kinds`."""
+    return sum(comb(kinds, k) for k in range(2, COMPOUND_MOVES + 1))
 
 
 def declared_piles(prog: Program) -> list[int]:
@@ -139,11 +160,14 @@ class ActionCodec:
         p = len(order)
         atoms = (len(self.kinds) + len(_HIDDEN)) * p * p
         per_atom = COMPOUND_PER_ATOM
+        sets = 0
         if action_bits is None:
-            exact = atoms * (1 + per_atom)
+            if takes_subsets(prog):  # compound moves numbered by their set of cards, not by their last move
+                sets, per_atom = set_count(len(self.kinds)), 0
+            exact = atoms * (1 + per_atom) + sets
             if exact > MAX_FITTED:
-                atoms = per_atom = 0
-            total = atoms * (1 + per_atom) + (FITTED_HASH if atoms else FALLBACK_HASH)
+                atoms = per_atom = sets = 0
+            total = atoms * (1 + per_atom) + sets + (FITTED_HASH if atoms else FALLBACK_HASH)
         else:
             total = 1 << action_bits
             # as many compound ids per atom (a power of two, at most MAX_PER_ATOM) as fit in half the table
@@ -154,7 +178,9 @@ class ActionCodec:
                 atoms = 0
         self.single_size = atoms
         self.per_atom = per_atom
-        self.hash_base = atoms * (1 + per_atom)
+        self.set_base = atoms * (1 + per_atom)
+        self.set_size = sets
+        self.hash_base = self.set_base + sets
         self.num_distinct_actions = total
         self.hash_size = total - self.hash_base
 
@@ -165,16 +191,21 @@ class ActionCodec:
                 a = self.atom(key[0])
                 if a is not None:
                     return a
-            elif self.per_atom:
+            elif self.per_atom or self.set_size:
                 moves = [t for t in key if t.startswith("move ") and " -> " in t]
                 atoms = [self.atom(t) for t in moves]
                 # a compound move: 1 … COMPOUND_MOVES card moves, all between declared piles, not a meld (three
                 # or more cards to one pile), not a repeat (#2)
                 meld = len(moves) >= 3 and len({t.rsplit(" -> ", 1)[1] for t in moves}) == 1
                 if 0 < len(atoms) <= COMPOUND_MOVES and None not in atoms and not meld and not key[-1].startswith("#"):
-                    last = atoms[-1]
-                    assert last is not None
-                    return self.single_size + last * self.per_atom + self._digest(key) % self.per_atom
+                    if self.set_size:
+                        r = self.set_rank(moves)
+                        if r is not None:
+                            return self.set_base + r
+                    else:
+                        last = atoms[-1]
+                        assert last is not None
+                        return self.single_size + last * self.per_atom + self._digest(key) % self.per_atom
         return self.hash_base + self._digest(key) % self.hash_size
 
     @staticmethod
@@ -203,6 +234,16 @@ class ActionCodec:
             return None
         p = len(self.pile_rank)
         return (card * p + s) * p + d
+
+    def set_rank(self, moves: list[str]) -> int | None:
+        """The exact number of a set of 2 … COMPOUND_MOVES card kinds moved (the combinatorial number
+        system, smaller sets first); None when a card is hidden or two moved cards are of one kind."""
+        ranks = sorted(self.kind_rank.get(t[5:].partition(" ")[0], -1) for t in moves)
+        k = len(ranks)
+        if not 2 <= k <= COMPOUND_MOVES or ranks[0] < 0 or len(set(ranks)) < k:
+            return None
+        n = len(self.kinds)
+        return sum(comb(n, j) for j in range(2, k)) + sum(comb(r, i) for i, r in enumerate(ranks, 1))
 
     @staticmethod
     def distinct_keys(keys: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

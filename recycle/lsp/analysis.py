@@ -134,9 +134,10 @@ def _is_name(s: str | None) -> bool:
 class Document:
     """One game text read for the editor: tokens, lists, names and their occurrences."""
 
-    def __init__(self, text: str, path: str | None = None):
+    def __init__(self, text: str, path: str | None = None, dialect: str = "auto"):
         self.text = text
         self.path = path
+        self.dialect = dialect  # how the checker reads it (docs/language.md §27): the server's --dialect
         self.lines = text.split("\n")
         self.toks = tokens(text)
         self.top = read(self.toks)
@@ -260,7 +261,7 @@ def diagnose(doc: Document) -> list[Problem]:
     """Every load-time error and warning, placed in the file (a base's mistakes at the `extends`)."""
     name = doc.path or "<string>"
     try:
-        loaded = load_source(SourceFile(doc.text, name))
+        loaded = load_source(SourceFile(doc.text, name, dialect=doc.dialect))
         diags, warnings = [], list(loaded.warnings)
     except LoadError as e:
         diags, warnings = e.diagnostics, e.warnings
@@ -311,7 +312,7 @@ def chain(doc: Document, read_text=None) -> list[Document]:
             break
         seen.add(str(p.resolve()))
         text = read_text(p) if read_text is not None else p.read_text("utf-8")
-        out.append(Document(text, str(p)))
+        out.append(Document(text, str(p), doc.dialect))
     return out
 
 
@@ -518,12 +519,13 @@ def format_text(doc: Document) -> tuple[str | None, str]:
         return None, (f"not formatted: the canonical printer does not keep comments, and this file has {comments} "
                       "comment line(s)")
     try:
-        loaded = load_source(SourceFile(doc.text, doc.path or "<string>"))
+        loaded = load_source(SourceFile(doc.text, doc.path or "<string>", dialect=doc.dialect))
     except LoadError as e:
         return None, f"not formatted: the file does not load ({len(e.diagnostics)} error(s))"
     out = to_source(loaded.game)
     try:
-        again = load_source(SourceFile(out, doc.path or "<string>")).game
+        # the printer writes the modern language whatever the file's dialect
+        again = load_source(SourceFile(out, doc.path or "<string>", dialect="modern")).game
     except LoadError:  # pragma: no cover - the printer's own guarantee
         return None, "not formatted: the canonical text does not load back"
     if again != loaded.game:

@@ -2,6 +2,8 @@
 
 Diagnostics are computed on open and save at once, and on change after a short pause (typing
 quickly checks once).  A document's reading (tokens, names) is kept until its text changes.
+Files are read in the dialect of `recycle lsp --dialect` (default auto), which the client may
+replace with the initialization option `{"dialect": "auto"|"modern"|"xam"}`.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as L
 from pygls.lsp.server import LanguageServer
 
+from ..lang.xam import DIALECTS
 from ..version import __version__
 from . import analysis as An
 
@@ -35,8 +38,9 @@ def path_uri(path: str) -> str:
 
 
 class RecycleServer(LanguageServer):
-    def __init__(self) -> None:
+    def __init__(self, dialect: str = "auto") -> None:
         super().__init__("recycle-lsp", __version__)
+        self.dialect = dialect  # how game files are read (docs/language.md §27)
         self.docs: dict[str, tuple[int | None, An.Document]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
 
@@ -46,7 +50,7 @@ class RecycleServer(LanguageServer):
         cached = self.docs.get(uri)
         if cached is not None and cached[0] == td.version and cached[1].text == td.source:
             return cached[1]
-        doc = An.Document(td.source, uri_path(uri))
+        doc = An.Document(td.source, uri_path(uri), self.dialect)
         self.docs[uri] = (td.version, doc)
         return doc
 
@@ -84,8 +88,23 @@ def _location(doc: An.Document, tok: An.Tok) -> L.Location:
     return L.Location(uri=path_uri(doc.path) if doc.path else "untitled:", range=_range(tok.start, tok.end))
 
 
-def make_server() -> RecycleServer:
-    server = RecycleServer()
+def make_server(dialect: str = "auto") -> RecycleServer:
+    server = RecycleServer(dialect)
+
+    @server.feature(L.INITIALIZE)
+    def initialize(ls: RecycleServer, params: L.InitializeParams) -> None:
+        # An editor's setting (VS Code: recycle.dialect) arrives here and overrides --dialect.
+        opts = params.initialization_options
+        chosen = opts.get("dialect") if isinstance(opts, dict) else None
+        if chosen is None:
+            return
+        if chosen in DIALECTS:
+            ls.dialect = chosen
+        else:
+            ls.window_show_message(L.ShowMessageParams(
+                type=L.MessageType.Warning,
+                message=f"recycle: unknown dialect {chosen!r} (use one of {', '.join(DIALECTS)}); "
+                        f"reading files as {ls.dialect}"))
 
     @server.feature(L.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: RecycleServer, params: L.DidOpenTextDocumentParams) -> None:
@@ -158,5 +177,5 @@ def make_server() -> RecycleServer:
     return server
 
 
-def serve() -> None:
-    make_server().start_io()
+def serve(dialect: str = "auto") -> None:
+    make_server(dialect).start_io()

@@ -64,3 +64,13 @@ def test_an_unknown_base_is_a_usage_error(tmp_path, capsys):
     assert main(["new", str(tmp_path / "x"), "--from", "no_such_game"]) == 2
     assert "no_such_game" in capsys.readouterr().err
     assert not (tmp_path / "x.gdl").exists()
+
+
+@pytest.mark.parametrize("dialect", ["xam", "auto", "anything"])
+def test_dialect_is_refused_with_the_reason(tmp_path, capsys, dialect):
+    # `new` loads no game and writes modern text only: --dialect belongs to the commands that load it
+    assert main(["new", str(tmp_path / "x"), "--dialect", dialect]) == 2
+    err = capsys.readouterr().err
+    assert f"--dialect {dialect}: `recycle new` writes the modern language only" in err
+    assert "recycle check --dialect xam" in err and "Traceback" not in err
+    assert not (tmp_path / "x.gdl").exists()

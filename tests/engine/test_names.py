@@ -55,3 +55,20 @@ def test_transcripts_written_before_the_names_still_replay(tmp_path):
     path.write_text("\n".join(old) + "\n", "utf-8")
     lines, _ = replay(path, REPO / "games" / "tile_rummy.gdl")
     assert any("owner_name" in ev for ev in lines)  # the replay speaks the new words
+
+
+# The same families with names computed at run time ('N ranges over a name list): MELD and RUN are
+# written with an index, PILE and HEAP without.
+COMPUTED = make_game("", "(do ((all (MELD, RUN) 'N (move (top (game iloc STOCK)) (top (game vloc 'N 0))))"
+                         "     (all (PILE, HEAP) 'N (move (top (game iloc STOCK)) (top (game vloc 'N))))))\n"
+                         " (choice ((any (MELD, RUN) 'N (move (top (game vloc 'N 0)) (top (game vloc 'N 1))))))",
+                     deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR))))")
+
+
+def test_a_family_whose_name_is_computed_is_indexed_like_a_literal_one():
+    prog, st = run(COMPUTED)
+    texts = {prog.loc_text(pid) for pid in range(len(prog.pile_key))}
+    assert {"table vloc MELD 0", "table vloc RUN 0", "table vloc PILE", "table vloc HEAP"} <= texts
+    assert not texts & {"table vloc MELD", "table vloc RUN", "table vloc PILE 0", "table vloc HEAP 0"}
+    assert [prog.describe(st, o) for o in st.opts] == [["move FOUR table vloc MELD 0 -> table vloc MELD 1"],
+                                                       ["move THREE table vloc RUN 0 -> table vloc RUN 1"]]

@@ -70,9 +70,11 @@ KINDS = {"context", "expr", "clause", "item", "game", "error"}
 
 
 def _loc(prog, pid) -> str:
-    owner, kind, name, index = prog.loc_json(pid)
+    """A stored pile as the game file writes it: named as transcripts name it (Registry.loc_text: a
+    board's cell and a member of an indexed family with its index, 0 included), the owner as a form."""
+    owner, rest = prog.loc_text(pid).split(" ", 1)
     o = "game" if owner == "table" else f"({int(owner[1:]) - 1} player)"
-    return f"({o} {kind} {name}" + (f" {index})" if index else ")")
+    return f"({o} {rest})"
 
 
 def render(prog, st, v, t: T) -> str:

@@ -146,3 +146,15 @@ def test_formatting_only_without_comments_and_never_a_variant():
     assert out is None and "comment" in why
     out, why = An.format_text(An.Document('(game (extends "gin_rummy"))'))
     assert out is None and "variant" in why
+
+
+def test_a_document_is_read_and_formatted_in_the_server_s_dialect():
+    # an award condition without its colon exists only in CardStockXam (docs/language.md §27)
+    old = ("(game (setup (create players 2) (create deck (game iloc S) (deck (RANK (A, B)))))"
+           " (do ((set (game points V) (((RANK (A)) 1))))) (scoring max (sum (game iloc S) using (game points V))))")
+    assert [p.cls for p in An.diagnose(An.Document(old))] == ["dialect"]  # auto switches, and says so
+    assert An.diagnose(An.Document(old, dialect="xam")) == []
+    assert "unsupported" in [p.cls for p in An.diagnose(An.Document(old, dialect="modern"))]
+    out, why = An.format_text(An.Document(old, dialect="xam"))
+    assert why == "" and out is not None and "(RANK : A)" in out  # the printer writes the modern form
+    assert An.format_text(An.Document(old, dialect="modern"))[0] is None

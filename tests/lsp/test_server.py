@@ -39,9 +39,9 @@ FIXED = BROKEN.replace("sise", "size")
 class Client:
     """A minimal LSP client: requests wait for their answer; notifications are kept in order."""
 
-    def __init__(self, cwd: Path):
+    def __init__(self, cwd: Path, *args: str):
         env = {**os.environ, "PYTHONPATH": str(REPO)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "recycle", "lsp"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-m", "recycle", "lsp", *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
         self.messages: queue.Queue = queue.Queue()
         self.notes: list[dict] = []
@@ -218,3 +218,55 @@ def test_without_pygls_the_command_names_the_extra(tmp_path):
     assert r.returncode == 2
     assert "recycle[lsp]" in r.stderr and "pygls" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+# A game in the older CardStockXam dialect: its award conditions have no colon (docs/language.md §27).
+OLD = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (ACE, TWO)) (SUIT (HEARTS, SPADES)))))
+ (do ((set (game points VALUE) (((RANK (ACE)) 11) ((RANK TWO) 2)))))
+ (stage player
+        (end (== (size (game iloc STOCK)) 0))
+        (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+ (scoring max (sum ((current player) iloc HAND) using (game points VALUE))))
+"""
+
+
+def _old_diagnostics(tmp_path, args: tuple[str, ...], options: object = None) -> tuple[list[dict], list[str]]:
+    """The diagnostics of OLD in a server started with args and given options at initialize, and the
+    messages it showed."""
+    path = tmp_path / "old.gdl"
+    path.write_text(OLD, "utf-8")
+    uri = path.resolve().as_uri()
+    c = Client(tmp_path, *args)
+    try:
+        init: dict = {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}}
+        if options is not None:
+            init["initializationOptions"] = options
+        c.request("initialize", init)
+        c.notify("initialized", {})
+        c.notify("textDocument/didOpen",
+                 {"textDocument": {"uri": uri, "languageId": "recycle", "version": 1, "text": OLD}})
+        diags = c.diagnostics(uri)
+        assert c.request("shutdown", None) is None
+        c.notify("exit", None)
+        assert c.proc.wait(timeout=TIMEOUT) == 0
+        shown = [n["params"]["message"] for n in c.notes if n.get("method") == "window/showMessage"]
+        return [(d["severity"], d["code"]) for d in diags], shown
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+
+
+def test_the_dialect_comes_from_the_command_line_and_the_editor_may_replace_it(tmp_path):
+    # default auto: the old file is read as xam, with a warning at the form that decided it
+    assert _old_diagnostics(tmp_path, ()) == ([(2, "dialect")], [])
+    # --dialect modern: the old forms are errors; --dialect xam: read as xam without a word
+    diags, _ = _old_diagnostics(tmp_path, ("--dialect", "modern"))
+    assert (1, "unsupported") in diags and all(sev == 1 for sev, _ in diags)
+    assert _old_diagnostics(tmp_path, ("--dialect", "xam")) == ([], [])
+    # the editor's initialization option overrides the command line
+    assert _old_diagnostics(tmp_path, ("--dialect", "modern"), {"dialect": "xam"}) == ([], [])
+    # an unknown dialect in the options is shown, and the command line's stays
+    diags, shown = _old_diagnostics(tmp_path, ("--dialect", "xam"), {"dialect": "ancient", "other": 1})
+    assert diags == [] and len(shown) == 1 and "unknown dialect 'ancient'" in shown[0]

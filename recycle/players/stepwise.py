@@ -54,10 +54,10 @@ VISIBLE = frozenset({MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, DCL})
 
 # The walks of a step, budgets in `any` elements walked: one walk listing the next actions (or
 # following a transcript's steps); the search for complete paths through the next actions (all
-# its walks together: under 0.3 s in Rummykruss on a quiet two-core machine, when it spends all
+# its walks together: about 0.2 s in Rummykruss on a quiet two-core machine, when it spends all
 # of it); and the complete paths one walk may try.
 WALK_BRANCHES = 250_000
-CHECK_BRANCHES = 30_000
+CHECK_BRANCHES = 20_000
 WALK_MAX_PATHS = 200_000
 
 _STRAY = GameRuntimeError("internal", "a path that leaves the actions chosen so far")

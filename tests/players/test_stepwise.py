@@ -12,7 +12,7 @@ from recycle.cli import main
 from recycle.compiler import driver
 from recycle.compiler.items import SampledOptions
 from recycle.engine.play import play_game
-from recycle.players import registry
+from recycle.players import registry, stepwise
 from recycle.players.human import HumanPlayer, HumanQuit
 from recycle.players.stepwise import SCREEN, VISIBLE, ListedSteps, StepMenu, WalkedSteps
 from support import REPO
@@ -68,6 +68,23 @@ def test_walked_steps_offer_only_actions_that_can_complete():
     after, ends = src.steps((first, cycle[1]))
     texts = [t for t, _, _ in after]
     assert not ends and not any("STOP" in t for t in texts) and len(texts) == 2 * 3  # 2 cards x 3 free cells
+
+
+def test_actions_the_budget_cannot_settle_are_offered_unchecked_and_still_lead_to_legal_options(monkeypatch):
+    prog, st, full = sampled_place_game()
+    monkeypatch.setattr(stepwise, "CHECK_BRANCHES", 1)   # the first walk of the search spends it all
+    src = WalkedSteps(prog, st, 0)
+    items, ends = src.steps(())
+    assert not ends and len(items) == 12 and all(t.endswith("  (unchecked)") for t, _, _ in items)
+    built = []
+
+    def explore(prefix):  # depth first until a complete option: an unchecked action may be a dead end
+        items, ends = src.steps(prefix)
+        if ends:
+            built.append(prefix)
+            return True
+        return any(explore((*prefix, key)) for _, key, _ in items)
+    assert explore(()) and built[0] in full
 
 
 def test_a_built_option_is_played_recorded_and_replayed(monkeypatch, capsys, tmp_path):

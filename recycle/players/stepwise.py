@@ -18,13 +18,14 @@ Two sources give the steps:
   (Program.decision_sims) run again with a log that only lets through paths whose visible
   actions begin with the ones chosen so far (`_GuidedLog`): every path that strays is
   abandoned at its first different action, as the engine abandons a move that overfills a cell.
-  One walk cut one action further lists what can come next; then, for each such action, walks
-  with a growing bound on the length of a path look for one complete path through it that
-  passes the block's `require` (or show that none does: the action is dropped), without
-  listing every complete path.  An action the step's budget leaves undecided is offered marked
-  "unchecked".  The option finally taken is one complete path (its ops exactly), added to the
-  decision's options so that `apply` takes it like any other; its `steps` (which next action
-  each step took, in walk order) go to the transcript, and `rebuild` makes it again from them.
+  One walk cut one action further lists what can come next; then walks of all those actions
+  together, each allowing one more pass of the block's stages than the last, look for one
+  complete path through each that passes the block's `require` (or show that none does: the
+  action is dropped), without listing every complete path.  An action the step's budget leaves
+  undecided is offered marked "unchecked".  The option finally taken is one complete path (its
+  ops exactly), added to the decision's options so that `apply` takes it like any other; its
+  `steps` (which next action each step took, in walk order) go to the transcript, and
+  `rebuild` makes it again from them.
 
 Every option a person can build is a complete legal option of the decision (the dialogue
 returns only a complete path), and every legal option can be built: the steps are read from the
@@ -38,8 +39,9 @@ from typing import Any
 
 from ..compiler.items import SampledOptions
 from ..compiler.options import BRANCHES_PER_OPTION, _EnumerationBudget, _OptionLimit, _Reject, _walk_clauses
+from ..compiler.walks import ATOMIC_MAX_PASSES
 from ..engine.stack import with_room
-from ..engine.state import DCL, FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, Option
+from ..engine.state import ADV, DCL, FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, Option
 from ..errors import GameRuntimeError
 
 # The most choices one prompt lists: more are grouped (by card and source), else shown a page at a time.
@@ -50,11 +52,12 @@ SCREEN = 20
 # follow the actions they belong to.
 VISIBLE = frozenset({MV, REM, FGT, SWP, SWC, SHF, SET, PCY, PASS, DCL})
 
-# The search for complete paths through the next actions of a step: the bounds on the number of
-# actions a path may add, tried in turn (the last is as good as none), the budget of the step's
-# walks together in `any` elements walked, and the complete paths one walk may try.
-WALK_BOUNDS = (12, 20, 32, 48, 72, 108, 10**9)
+# The walks of a step, budgets in `any` elements walked: one walk listing the next actions (or
+# following a transcript's steps); the search for complete paths through the next actions (all
+# its walks together: about 0.2 s in Rummykruss on a quiet two-core machine, when it spends all
+# of it); and the complete paths one walk may try.
 WALK_BRANCHES = 250_000
+CHECK_BRANCHES = 20_000
 WALK_MAX_PATHS = 200_000
 
 _STRAY = GameRuntimeError("internal", "a path that leaves the actions chosen so far")
@@ -100,13 +103,33 @@ def _key(op: tuple):
 
 class _GuidedLog(list):
     """The log of one guided walk: it abandons (`_Reject`) every path whose visible actions leave
-    `prefix` and every path longer than `bound` visible actions, and notes the next actions met."""
+    `prefix`, every path longer than `bound` visible actions and, when `only` is a set, every path
+    whose next action after the prefix is not in it (also later on the path: a key taken out of
+    `only` during the walk stops the walk of its paths); it notes the next actions met.
 
-    def __init__(self, prefix: tuple, bound: int):
+    With a `level` (a number of passes), it also abandons every path that starts more than
+    `level` passes of a stage (ADV ops) after the next action, and, in the last pass it may
+    start (level 0: the pass of the next action), every path at its first visible action after
+    the walk entered an `any` loop in that pass: the last pass may only end the block the short
+    way (in Rummykruss: stop and score, not pick yet another tile).  `branches` reads the count
+    of `any` elements walked.
+    """
+
+    def __init__(self, prefix: tuple, bound: int, only: set | None = None, level: int | None = None,
+                 branches: Callable[[], int] = lambda: 0):
         super().__init__()
         self.prefix = prefix
+        self.n = len(prefix)
         self.bound = bound
+        self.only = only
+        self.level = level
+        self.branches = branches
+        self.adv = 0  # the passes (ADV ops) on the path walked
+        self.adv0 = 0  # ... when it took its next action
+        self.mark = 0  # the `any` elements walked when the path started its last pass
         self.cut = False  # was a path abandoned for its length (the walk then did not see every path)?
+        self.cut_keys: set = set()  # the next actions of the paths abandoned for their length
+        self.cur: object = None  # the key of the next action of the path walked (once it has one)
         # key -> (op, the ops of the path up to it) of every action met right after the prefix, in walk order
         self.nexts: dict = {}
         self.seen: list = []  # the visible ops of the path walked so far
@@ -114,48 +137,69 @@ class _GuidedLog(list):
     def append(self, op) -> None:
         # the op is logged before anything is abandoned: the walk's undo takes it back exactly
         super().append(op)
-        if op[0] not in VISIBLE:
+        t = op[0]
+        if t not in VISIBLE:
+            if t == ADV:
+                self.adv += 1
+                level = self.level
+                if level is not None and len(self.seen) > self.n:
+                    passes = self.adv - self.adv0
+                    if passes == level:
+                        self.mark = self.branches()
+                    elif passes > level:
+                        self._cut()
             return
         seen = self.seen
         k = len(seen)
         seen.append(op)
-        n = len(self.prefix)
+        n = self.n
         if k < n:
             if op != self.prefix[k]:
                 raise _Reject(_STRAY)
         elif k == n:
             key = _key(op)
+            self.cur = key
             if key not in self.nexts:
                 self.nexts[key] = (op, tuple(self))
-        if k >= self.bound:
-            self.cut = True
+            if self.only is not None and key not in self.only:
+                raise _Reject(_STRAY)
+            self.adv0 = self.adv
+            if self.level == 0:
+                self.mark = self.branches()
+        elif self.only is not None and self.cur not in self.only:
             raise _Reject(_STRAY)
+        elif self.level is not None and self.adv - self.adv0 == self.level and self.branches() != self.mark:
+            self._cut()
+        if k >= self.bound:
+            self._cut()
+
+    def _cut(self) -> None:
+        self.cut = True
+        self.cut_keys.add(self.cur)
+        raise _Reject(_STRAY)
 
     def pop(self, index=-1):
         op = super().pop(index)
-        if op[0] in VISIBLE:
+        t = op[0]
+        if t in VISIBLE:
             self.seen.pop()
+        elif t == ADV:
+            self.adv -= 1
         return op
 
 
-class _Found(Exception):
-    """A complete path through the actions looked for: the walk stops there."""
-
-    def __init__(self, ops: tuple):
-        super().__init__()
-        self.ops = ops
+class _Done(Exception):
+    """Every action looked for has a complete path: the walk stops there."""
 
 
 class WalkedSteps:
     """The steps of a decision whose atomic blocks were sampled: its option-building walks run again, guided.
 
     A step first walks every path as far as one action past the actions chosen so far: that
-    lists the actions that can come next (and finds the paths that end right there).  Then, for
-    each next action, it looks for one complete path through it, depth first with a growing
-    bound on the length of the paths: a depth-first walk could otherwise stay for ever in the
-    first paths it meets (in Rummykruss, a tile put beside another needs a third one, which
-    needs ...).  A next action for which the budget found no complete path is offered marked
-    "unchecked": following it may lead nowhere (then the dialogue says so and offers undo).
+    lists the actions that can come next (and finds the paths that end right there).  Then it
+    looks for one complete path through each next action (`_confirm`).  A next action for which
+    the budget found no complete path is offered marked "unchecked": following it may lead
+    nowhere (then the dialogue says so and offers undo).
     """
 
     def __init__(self, prog, st, viewer: int):
@@ -169,11 +213,12 @@ class WalkedSteps:
         # an optional decision's "take none of them" is added after the walks (compiler.items.DECLINE)
         self.decline = next((i for i, o in enumerate(st.opts) if o.ops == ((DCL,),)), None)
 
-    def _walk(self, prefix: tuple, bound: int, budget: int, finish) -> tuple[_GuidedLog, bool]:
+    def _walk(self, prefix: tuple, bound: int, budget: int, finish, only: set | None = None,
+              level: int | None = None) -> tuple[_GuidedLog, bool]:
         """One guided walk of the decision from its state; (its log, did it stay within `budget` elements)."""
         prog = self.prog
         st = self.st.clone()
-        log = _GuidedLog(prefix, bound)
+        log = _GuidedLog(prefix, bound, only, level, lambda: prog.branches)
         st.log = log
         st.rec = None
         st.sampler = None
@@ -194,37 +239,42 @@ class WalkedSteps:
         """For each next action of `ops` (after `prefix`): key -> the ops of a complete path through it, or ()
         if no complete path goes through it; an action the budget left undecided has no entry.
 
-        The walks go round the actions with a growing bound on the length of a path, so that the
-        actions with short complete paths are found first, whatever the others cost.
+        Iterative deepening over the passes of the block's stages (a Rummykruss turn takes one
+        pass per tile, and one more to stop and score): one walk of all the actions still
+        undecided together at each level, level L letting a path start L passes after its next
+        action, the last of them only to end the block the short way (`_GuidedLog`).  So each
+        action's complete paths with the fewest passes are met first, whatever the others cost:
+        a depth-first walk without a bound stays in the first paths it meets (in Rummykruss, a
+        tile put beside another needs a third one, which needs ...), and a bound on the number of
+        actions, raised one at a time, walks again and again the same passes, each costing a
+        whole tile's choices, before it reaches the end of one.  Once a complete path goes
+        through an action, the walk leaves the rest of its paths; when every action has one, the
+        walk stops.  An action none of whose paths was cut, in a walk that finished, leads nowhere.
         """
-        n = len(prefix) + 1
+        n = len(prefix)
         result: dict = {}
+        pending = {_key(op) for op in ops}
 
-        def finish(log) -> None:
-            if len(log.seen) >= n:
-                raise _Found(tuple(log))
+        def found(log) -> None:
+            if len(log.seen) > n and log.cur in pending:
+                result[log.cur] = tuple(log)
+                pending.discard(log.cur)  # the walk of its other paths stops at their next visible action
+                if not pending:
+                    raise _Done
 
-        pending = list(ops)
-        left = WALK_BRANCHES
-        for extra in WALK_BOUNDS:
-            still = []
-            for op in pending:
-                if left <= 0:
-                    return result
-                try:
-                    log, within = self._walk((*prefix, op), n + extra, left, finish)
-                except _Found as e:
-                    result[_key(op)] = e.ops
-                    left -= self.prog.branches
-                    continue
-                left -= self.prog.branches
-                if within and not log.cut:
-                    result[_key(op)] = ()  # every path was walked: none goes through
-                else:
-                    still.append(op)
-            pending = still
-            if not pending:
+        left = CHECK_BRANCHES
+        level = 0
+        while pending and left > 0 and level <= ATOMIC_MAX_PASSES:
+            try:
+                log, within = self._walk(prefix, 10**9, left, found, only=pending, level=level)
+            except _Done:
                 break
+            left -= self.prog.branches
+            if within:
+                for key in [k for k in pending if k not in log.cut_keys]:
+                    result[key] = ()  # every path through it was walked: none completes
+                    pending.discard(key)
+            level += 1
         return result
 
     def _next(self, prefix: tuple) -> tuple[list[tuple[object, tuple | None, tuple]], tuple | None]:

@@ -12,7 +12,7 @@ from recycle.cli import main
 from recycle.compiler import driver
 from recycle.compiler.items import SampledOptions
 from recycle.engine.play import play_game
-from recycle.players import registry
+from recycle.players import registry, stepwise
 from recycle.players.human import HumanPlayer, HumanQuit
 from recycle.players.stepwise import SCREEN, VISIBLE, ListedSteps, StepMenu, WalkedSteps
 from support import REPO
@@ -68,6 +68,23 @@ def test_walked_steps_offer_only_actions_that_can_complete():
     after, ends = src.steps((first, cycle[1]))
     texts = [t for t, _, _ in after]
     assert not ends and not any("STOP" in t for t in texts) and len(texts) == 2 * 3  # 2 cards x 3 free cells
+
+
+def test_actions_the_budget_cannot_settle_are_offered_unchecked_and_still_lead_to_legal_options(monkeypatch):
+    prog, st, full = sampled_place_game()
+    monkeypatch.setattr(stepwise, "CHECK_BRANCHES", 1)   # the first walk of the search spends it all
+    src = WalkedSteps(prog, st, 0)
+    items, ends = src.steps(())
+    assert not ends and len(items) == 12 and all(t.endswith("  (unchecked)") for t, _, _ in items)
+    built = []
+
+    def explore(prefix):  # depth first until a complete option: an unchecked action may be a dead end
+        items, ends = src.steps(prefix)
+        if ends:
+            built.append(prefix)
+            return True
+        return any(explore((*prefix, key)) for _, key, _ in items)
+    assert explore(()) and built[0] in full
 
 
 def test_a_built_option_is_played_recorded_and_replayed(monkeypatch, capsys, tmp_path):
@@ -221,6 +238,10 @@ KRUSS_SCRIPT = ("2\n" + "".join(f"/{tile}\n1\n/ROW = 7\n1\n/LASTCELL = {cell}\n1
                 + "/SCORE\n1\n")
 
 
+# The steps the transcript records for that turn (which next action each step took, in walk order).
+KRUSS_STEPS = [0, 1, 5, 0, 0, 0, 0, 7, 3, 0, 0, 0, 0, 1, 6] + [0] * 10 + [1, 11] + [0] * 17
+
+
 def test_a_scripted_rummykruss_turn_lays_a_meld_of_three_tiles(tmp_path):
     t = tmp_path / "kruss.jsonl"
     p = cli(KRUSS_SCRIPT.encode(), "rummykruss", "--seed", "1", "--max-decisions", "2", "--transcript", str(t))
@@ -233,7 +254,20 @@ def test_a_scripted_rummykruss_turn_lays_a_meld_of_three_tiles(tmp_path):
     assert "p1 6 (rank 1)" in out   # 3 tiles, each touching another: 2 points each
     lines = [json.loads(x) for x in t.read_text().splitlines()]
     d = next(x for x in lines if x.get("type") == "decision")
-    assert d["seat"] == 0 and d["choice"] == d["options"] - 1 and d["steps"]
+    assert d["seat"] == 0 and d["choice"] == d["options"] - 1
+    assert d["steps"] == KRUSS_STEPS   # the same steps as before the search for complete paths was made faster
+    # every action the script takes is shown checked (a complete path through it was found), and
+    # the only actions left "(unchecked)" are dead ends after RED-ONE, BLACK-ONE on 108, 109 (a
+    # pair needs a third tile on 110, and only BLUE-ONE fits there), which no budget can rule
+    # out without walking every placement of the rest of the rack
+    picked = re.findall(r"filter '[^']*'\):\n\s+1\. (.*)", out)
+    assert len(picked) == 11 and not any("unchecked" in p for p in picked)
+    for text in re.findall(r"^\s+\d+\. (.*)  \(unchecked\)$", out, re.M):
+        row = re.fullmatch(r"set table sto ROW = (\d+)", text)
+        cell = re.fullmatch(r"set table sto LASTCELL = (\d+)", text)
+        assert ((row and int(row[1]) > 7) or (cell and int(cell[1]) > 110)
+                or (text.startswith("move ") and text.endswith(" p1 iloc RACK -> table vloc HOLD")
+                    and "BLUE-ONE" not in text)), text
     r = subprocess.run([sys.executable, "-m", "recycle", "replay", str(t)], capture_output=True, timeout=600,
                        env=dict(os.environ, PYTHONPATH=str(REPO)), cwd=REPO)
     assert r.returncode == 0 and b"replay ok: 2 decisions reproduced" in r.stderr

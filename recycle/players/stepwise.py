@@ -60,6 +60,8 @@ WALK_BRANCHES = 250_000
 CHECK_BRANCHES = 20_000
 WALK_MAX_PATHS = 200_000
 
+# The mark of a next action no complete path was found for within the budget (it may be a dead end).
+UNCHECKED = "  (unchecked)"
 _STRAY = GameRuntimeError("internal", "a path that leaves the actions chosen so far")
 
 
@@ -324,7 +326,7 @@ class WalkedSteps:
                 # the action as the seat reads it on the path to it (hidden cards named by their position)
                 text = self.prog.describe(self.st, Option(start), viewer=self.viewer)[n]
                 checked = path is not None or (len(nexts) == 1 and end is None)
-                items.append((text if checked else text + "  (unchecked)", op, None))
+                items.append((text if checked else text + UNCHECKED, op, None))
             if not prefix and self.decline is not None:
                 items.append(("pass", "decline", None))
             if end is not None:
@@ -489,7 +491,7 @@ class StepMenu:
                 continue
             text, key, _ = arg
             history.append((prefix, texts))
-            prefix, texts = (*prefix, key), [*texts, text]
+            prefix, texts = (*prefix, key), [*texts, text.removesuffix(UNCHECKED)]  # once taken, it is no question
             group, filt, page = None, "", 0
 
     def _prompt(self, n: int, ends: bool, undo: bool) -> str:

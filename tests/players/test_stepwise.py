@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from recycle.cli import main
 from recycle.compiler import driver
 from recycle.compiler.items import SampledOptions
@@ -271,3 +273,14 @@ def test_a_scripted_rummykruss_turn_lays_a_meld_of_three_tiles(tmp_path):
     r = subprocess.run([sys.executable, "-m", "recycle", "replay", str(t)], capture_output=True, timeout=600,
                        env=dict(os.environ, PYTHONPATH=str(REPO)), cwd=REPO)
     assert r.returncode == 0 and b"replay ok: 2 decisions reproduced" in r.stderr
+
+
+def test_an_unchecked_action_once_taken_is_listed_in_the_option_so_far_without_its_mark(monkeypatch):
+    prog, st, _ = sampled_place_game()
+    monkeypatch.setattr(stepwise, "CHECK_BRANCHES", 1)
+    m, out = menu(WalkedSteps(prog, st, 0), "1\n")
+    with pytest.raises(HumanQuit):
+        m.run()
+    so_far = [line for line in out if "Your option so far" in line]
+    assert so_far and not any("unchecked" in line for line in so_far)
+    assert any(line.endswith("  (unchecked)") for line in out)  # the menus still mark what is unsettled

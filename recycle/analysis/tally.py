@@ -62,6 +62,16 @@ class RunningSum:
         else:
             self.total = self.total + x
 
+    def extend(self, xs: Sequence) -> None:
+        """add() each of xs in turn (integers alone, while no float came: their sum at once, as exact)."""
+        if not self.floating:
+            s = sum(xs)
+            if type(s) is int:
+                self.total += s
+                return
+        for x in xs:
+            self.add(x)
+
     @property
     def value(self) -> int | float:
         if self.floating and self.c and math.isfinite(self.c):
@@ -167,15 +177,20 @@ class RunTally:
                 self.first_errors.append({"run": r.run, "game_seed": r.game_seed, "error": r.error})
             return
         self.lengths[r.decisions] += 1
-        for b in branching_values(r):
-            self.branching[b] += 1
-            if self.branching_max is None or b >= self.branching_max:
-                self.branching_max = b
-        for _p, b, _c in r.decision_rows:
-            self.listed.add(b)
-            if self.listed_max is None or b > self.listed_max:
-                self.listed_max = b
-        self.listed_n += len(r.decision_rows)
+        listed = [b for _p, b, _c in r.decision_rows]
+        if listed:
+            values = branching_values(r) if r.sampled else listed
+            self.branching.update(values)
+            # the sorted values end with the last of the equal maxima (an int 3 after a float 3.0)
+            top = max(values) if not r.sampled else None
+            for b in values if top is None else (top,):
+                if self.branching_max is None or b >= self.branching_max:
+                    self.branching_max = b
+            self.listed.extend(listed)
+            top = max(listed)  # max() keeps the first of equal maxima
+            if self.listed_max is None or top > self.listed_max:
+                self.listed_max = top
+        self.listed_n += len(listed)
         self.sampled += len(r.sampled)
         if r.end_reason != "normal":
             return
@@ -185,12 +200,12 @@ class RunTally:
             self.scored += 1
             for s, sum_ in enumerate(self.scores):
                 sum_.add(r.scores[s])
-            if len(winners_of(r)) >= 2:
+            winners = winners_of(r)
+            if len(winners) >= 2:
                 self.ties += 1
-        if kind == "decided":
-            self.decided += 1
-            for s in winners_of(r):
-                self.decided_wins[s] += 1
+            elif kind == "decided":  # one winner
+                self.decided += 1
+                self.decided_wins[winners[0]] += 1
 
     def summary(self, name: str, path: str, lineup: Sequence[str], seed: int, elapsed: float,
                 direction: str | None = None) -> dict:

@@ -118,3 +118,13 @@ def test_memory_does_not_grow_with_the_batch(capsys):
     kept: list = []
     held, _ = traced(lambda: kept.extend(iter_batch(spec, range(4_000), 1, sess)))
     assert len(kept) == 4_000 and held > BOUND, held
+
+
+def test_the_lineups_of_a_batch_are_not_a_list_as_long_as_the_batch():
+    from recycle.cli.batches import Repeated
+
+    lineups = Repeated(("R", "M"), 10**9)  # what warn_if_long reads: one lineup per game
+    assert len(lineups) == 10**9 and lineups[0] == lineups[-1] == ("R", "M")
+    assert list(Repeated("x", 3)) == ["x", "x", "x"] and Repeated("x", 5)[1:3] == ["x", "x"]
+    with pytest.raises(IndexError):
+        Repeated("x", 3)[3]

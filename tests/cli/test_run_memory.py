@@ -128,3 +128,31 @@ def test_the_lineups_of_a_batch_are_not_a_list_as_long_as_the_batch():
     assert list(Repeated("x", 3)) == ["x", "x", "x"] and Repeated("x", 5)[1:3] == ["x", "x"]
     with pytest.raises(IndexError):
         Repeated("x", 3)[3]
+
+
+def test_a_damaged_journal_is_refused_as_it_is_read(tmp_path, capsys, monkeypatch):
+    """The kept records are read back one at a time: one out of order stops --resume and merge with one line."""
+    from recycle.run import batch
+    from recycle.run.tables import RECORDS
+
+    real = batch.play_run
+
+    def play(sess, spec, r):
+        if r == 5:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(sess, spec, r)
+
+    argv = ["run", str(DEAL_N), "-n", "8", "--seed", "2", "-q", "--out"]
+    monkeypatch.setattr(batch, "play_run", play)
+    assert main([*argv, str(tmp_path / "r")]) == 130
+    monkeypatch.undo()
+    journal = tmp_path / "r" / RECORDS
+    journal.write_text(journal.read_text().replace('"run":3,', '"run":7,'))
+    assert main([*argv, str(tmp_path / "r"), "--resume"]) == 2
+    assert "does not hold the 5 games recorded as kept" in capsys.readouterr().err
+    for i in range(2):
+        assert main([*argv, str(tmp_path / f"s{i}"), "--shard", f"{i}/2"]) == 0
+    shard = tmp_path / "s1" / "shard-records.jsonl"
+    shard.write_text(shard.read_text().replace('"run":5,', '"run":1,'))
+    assert main(["merge", str(tmp_path / "m"), str(tmp_path / "s0"), str(tmp_path / "s1")]) == 2
+    assert "shard-records.jsonl: does not hold runs 4..7 of shard 1" in capsys.readouterr().err

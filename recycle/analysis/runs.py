@@ -142,9 +142,12 @@ OUTCOME_WORDS = {
 def outcome_block(records: Sequence[RunRecord]) -> dict:
     """Counts and rates (95% Wilson intervals) of each way the games ended, over the runs without an error,
     and the warnings when most of them are void, drawn or stopped at a limit."""
-    kinds = [k for k in (outcome_of(r) for r in records) if k is not None]
-    n = len(kinds)
-    counts = Counter(kinds)
+    return outcome_block_of(Counter(k for k in map(outcome_of, records) if k is not None))
+
+
+def outcome_block_of(counts: Counter) -> dict:
+    """outcome_block from the number of runs that ended each way (OUTCOME_KINDS; errors left out)."""
+    n = sum(counts.values())
     out: dict = {"n": n}
     for k in OUTCOME_KINDS:
         lo, hi = wilson(counts[k], n)

@@ -410,10 +410,13 @@ def decided_wins(records: Sequence[RunRecord], seats: int) -> dict:
     """Win rates by seat over the decided games (one winner alone), 95% Wilson intervals: fairness
     with ties left out, where the split shares of tied games would make a drawn batch look fair."""
     decided = [r for r in records if outcome_of(r) == "decided"]
-    n = len(decided)
+    return decided_wins_of(len(decided), [sum(1 for r in decided if winners_of(r) == [s]) for s in range(seats)])
+
+
+def decided_wins_of(n: int, wins: Sequence[int]) -> dict:
+    """decided_wins from the number of decided games and the wins of each seat among them."""
     rates = []
-    for s in range(seats):
-        x = sum(1 for r in decided if winners_of(r) == [s])
+    for x in wins:
         lo, hi = wilson(x, n)
         rates.append(interval(x / n, lo, hi, n) if n else None)
     return {"games": n, "wins_by_seat": rates}

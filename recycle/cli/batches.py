@@ -10,7 +10,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -134,12 +134,14 @@ class Stopper:
 
 @attrs.define
 class Outcome:
-    """How a batch ended: every record kept (in run order), the time spent, and why it stopped early."""
+    """How a batch ended: how many games were kept and their records (in run order; none when the batch
+    keeps no record), the time spent, and why it stopped early."""
 
     records: list
     elapsed: float
     signum: int | None = None
     died: str | None = None
+    games: int = 0
 
     @property
     def complete(self) -> bool:
@@ -155,8 +157,8 @@ class Outcome:
         why = (f"interrupted by {signal.Signals(self.signum).name}" if self.signum is not None
                else (self.died or "stopped").removeprefix("error: "))
         if out is None:
-            return f"{why}: {len(self.records)} of {asked} games were played; nothing written (no --out)"
-        return (f"{why}: kept {len(self.records)} of {asked} games in {out}/; "
+            return f"{why}: {self.games} of {asked} games were played; nothing written (no --out)"
+        return (f"{why}: kept {self.games} of {asked} games in {out}/; "
                 "to finish them, run the same command again with --resume")
 
 
@@ -266,27 +268,50 @@ def recorded_seed(out: Path | None) -> int | None:
     return seed if isinstance(seed, int) else None
 
 
-def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, kept: list[RunRecord],
+class Repeated(Sequence):
+    """One item n times, as a sequence (the lineup of each game of a batch, without a list as long as the batch)."""
+
+    def __init__(self, item, n: int) -> None:
+        self.item, self.n = item, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.item] * len(range(self.n)[i])
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return self.item
+
+
+def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, kept: list[RunRecord] | int,
                  tables: BatchTables | None, on_record: Callable[[RunRecord], None] | None = None,
                  label: str | None = None, runs: range | None = None) -> Outcome:
     """Play the runs after `kept` up to args.n, adding each finished game to `tables` in run order and
     committing them from time to time; SIGINT/SIGTERM or a dying worker end it early, keeping every
     game finished in order.  `on_record` sees each record before it is written.  `runs`: the runs of
-    this batch (a shard's block), all of 0..args.n-1 by default."""
+    this batch (a shard's block), all of 0..args.n-1 by default.
+
+    `kept`: the records of the games an interrupted batch kept, which outcome.records continues; or
+    only their number, for a batch that keeps no record (`recycle run`, whose summary `on_record`
+    tallies): then each record is dropped once seen and written, and memory does not grow with the batch."""
     runs = range(args.n) if runs is None else runs
-    todo = range(runs.start + len(kept), runs.stop)
-    records = list(kept)
+    keep = not isinstance(kept, int)
+    records = [] if isinstance(kept, int) else list(kept)
+    n_kept = kept if isinstance(kept, int) else len(kept)
+    todo = range(runs.start + n_kept, runs.stop)
     base = tables.elapsed if tables is not None else 0.0
-    warn_if_long(sess, [spec.lineup] * len(todo), spec.ai_budget, spec.move_time, args.jobs)
+    warn_if_long(sess, Repeated(spec.lineup, len(todo)), spec.ai_budget, spec.move_time, args.jobs)
     t0 = time.perf_counter()
-    outcome = Outcome(records, base)
+    outcome = Outcome(records, base, games=n_kept)
     show = not (args.quiet or args.json) and len(todo) > 0 and sys.stderr.isatty()
     with Stopper() as stopper, ExitStack() as stack:
         advance: Callable[[], None] = lambda: None  # noqa: E731
         if show:
             prog = stack.enter_context(Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                                 MofNCompleteColumn(), TimeRemainingColumn(), transient=True))
-            task = prog.add_task(label or sess.name, total=len(runs), completed=len(kept))
+            task = prog.add_task(label or sess.name, total=len(runs), completed=n_kept)
             advance = lambda: prog.advance(task, 1)  # noqa: E731
         backend = batch_backend(args)
         it = iter_runs(spec, todo, args.jobs, sess, stop=stopper.stopped, backend=backend)
@@ -301,7 +326,9 @@ def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, k
                     stopper.may_raise = False
                 if on_record is not None:
                     on_record(rec)
-                records.append(rec)
+                if keep:
+                    records.append(rec)
+                outcome.games += 1
                 if tables is not None:
                     tables.add(rec)
                     rec.transcript = None  # on disk now

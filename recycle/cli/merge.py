@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from ..analysis.summary import run_summary
+from ..analysis.tally import RunTally
 from ..errors import UsageError
 from ..run.output import OutFolder, OutputError
-from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, record_from_json, transcript_name
+from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, journal_records, transcript_name
 from . import stats
 from .batches import WHAT, out_folder
 from .run import SHARD_RECORDS
@@ -108,34 +109,30 @@ def cmd_merge(args: argparse.Namespace) -> int:
         print(f"merged {len(docs)} stats shards ({sum(d['games_kept'] for d in docs)} games) into {args.out}/",
               file=sys.stderr)
         return code
-    records = []
-    for d, doc in zip(dirs, docs, strict=True):
-        with OutFolder.open(d, create=False) as src:
-            recs = [record_from_json(line) for line in src.read_bytes(SHARD_RECORDS).decode("utf-8").splitlines()]
-        a, b = doc["shard"]["runs"]
-        if [r.run for r in recs] != list(range(a, b)):
-            raise UsageError(f"{d}/{SHARD_RECORDS}: does not hold runs {a}..{b - 1} of shard {doc['shard']['index']}")
-        records.extend(recs)
     head = docs[0]
+    # the summary is tallied record by record, the shards in run order: memory does not grow with the batch
+    tally = RunTally(head["players"])
+    for d, doc in zip(dirs, docs, strict=True):
+        a, b = doc["shard"]["runs"]
+        try:
+            with OutFolder.open(d, create=False) as src:
+                for rec in journal_records(src, SHARD_RECORDS, range(a, b)):
+                    tally.add(rec)
+        except (OutputError, ValueError, TypeError):
+            raise UsageError(f"{d}/{SHARD_RECORDS}: does not hold runs {a}..{b - 1} of shard "
+                             f"{doc['shard']['index']}") from None
     summ = head["summary"]
     elapsed = sum(doc["timing"]["wall_s"] for doc in docs)  # the time the shards took together, one after the other
-    summary = run_summary(head["game"], summ["file"], head["lineup"], head["seed"], head["players"], records,
-                          elapsed, summ.get("direction"))
+    summary = tally.summary(head["game"], summ["file"], head["lineup"], head["seed"], elapsed, summ.get("direction"))
     files = list(TABLES)
     try:
         with OutFolder.open(args.out) as out:
             for name in TABLES:
-                parts = []
-                for k, d in enumerate(dirs):
-                    with OutFolder.open(d, create=False) as src:
-                        data = src.read_bytes(name)
-                    # every shard's table opens with the same header: the first one keeps it
-                    parts.append(data if k == 0 else data[data.index(b"\n") + 1:])
-                out.write_atomic(name, b"".join(parts))
+                out.write_atomic(name, table_parts(dirs, name))
             transcripts = copy_transcripts(out, dirs)
             files += [f"transcripts/{transcript_name(r)}" for r in transcripts]
             doc = {k: v for k, v in head.items() if k != "shard"}
-            doc.update({"complete": True, "games_kept": len(records),
+            doc.update({"complete": True, "games_kept": tally.games,
                         "summary": {k: v for k, v in summary.items()
                                     if k not in ("elapsed_s", "games_per_s", "decisions_per_s")},
                         "timing": {"wall_s": elapsed, "games_per_s": summary["games_per_s"],
@@ -145,8 +142,19 @@ def cmd_merge(args: argparse.Namespace) -> int:
             out.write_atomic("summary.json", json.dumps(doc, indent=2) + "\n", sync=True)
     except (OSError, OutputError) as e:
         raise UsageError(f"merge: cannot write {args.out} ({getattr(e, 'strerror', None) or e})") from None
-    print(f"merged {len(docs)} shards ({len(records)} games) into {args.out}/", file=sys.stderr)
+    print(f"merged {len(docs)} shards ({tally.games} games) into {args.out}/", file=sys.stderr)
     return 0
+
+
+def table_parts(dirs: list[Path], name: str) -> Iterator[bytes]:
+    """The shards' tables `name` one after the other, read a megabyte at a time (tables of a big batch
+    need not fit in memory)."""
+    for k, d in enumerate(dirs):
+        with OutFolder.open(d, create=False) as src, src.open_read(name) as f:
+            if k:
+                f.readline()  # every shard's table opens with the same header: the first one keeps it
+            while chunk := f.read(1 << 20):
+                yield chunk
 
 
 def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:

@@ -8,7 +8,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from ..analysis.summary import run_summary
+from ..analysis.tally import RunTally
 from ..errors import UsageError
 from ..run.tables import BatchTables
 from ..version import __version__
@@ -134,7 +134,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--shard writes a shard folder for `recycle merge`: give --out DIR")
     sess, spec = open_batch(args)
     runs = shard_runs(args.n, args.shard)
-    folder, tables, kept = None, None, []
+    # the summary is tallied game by game and no record is kept: memory does not grow with -n (docs/scaling.md)
+    tally = RunTally(sess.n_players)
+    folder, tables = None, None
     if args.out is not None:
         folder, state = open_out(args.out, args, "run", (*RUN_FILES, SHARD_RECORDS))
         ident = run_identity("run", sess, spec, args.n)
@@ -146,7 +148,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             if state is not None:
                 check_identity(args.out, state, ident)
-                kept = tables.resume(state)
+                tables.reopen(state)
+                for rec in tables.kept_records():
+                    tally.add(rec)
             else:
                 tables.start()
         except OSError as e:
@@ -156,18 +160,17 @@ def cmd_run(args: argparse.Namespace) -> int:
               + (f" (shard {args.shard[0]}/{args.shard[1]}: runs {runs.start}..{runs.stop - 1})" if args.shard else "")
               + f", seed {spec.seed}, players {' '.join(spec.lineup)}"
               + (f", {args.jobs} jobs" if args.jobs > 1 else "")
-              + (f"; resuming after {len(kept)} kept games" if args.resume else ""), file=sys.stderr)
+              + (f"; resuming after {tally.games} kept games" if args.resume else ""), file=sys.stderr)
     try:
-        outcome = stream_batch(sess, spec, args, kept, tables, runs=runs)
-        records, elapsed = outcome.records, outcome.elapsed
-        summary = run_summary(sess.name, str(sess.path), spec.lineup, spec.seed, sess.n_players, records, elapsed,
-                              sess.prog.direction)
+        outcome = stream_batch(sess, spec, args, tally.games, tables, tally.add, runs=runs)
+        elapsed = outcome.elapsed
+        summary = tally.summary(sess.name, str(sess.path), spec.lineup, spec.seed, elapsed, sess.prog.direction)
         if folder is not None and tables is not None:
             full = {
                 "format": "recycle-run", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
                 "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed,
                 "interpreter": __version__,
-                "complete": outcome.complete, "games_kept": len(records), "games_asked": args.n,
+                "complete": outcome.complete, "games_kept": outcome.games, "games_asked": args.n,
                 "params": {"declares": spec.params, "max_decisions": spec.max_decisions,
                            "max_idle_steps": spec.max_idle_steps, "games": args.n,
                            "transcripts": spec.transcript_level},
@@ -204,6 +207,6 @@ def cmd_run(args: argparse.Namespace) -> int:
                   + (", transcripts/" if spec.transcript_level != "none" else ""))
     if summary["errors"]:
         # Games that end in a run-time error are a failure of the game file: say so in the exit status.
-        print(f"error: {summary['errors']} of {len(records)} games ended in a run-time error", file=sys.stderr)
+        print(f"error: {summary['errors']} of {summary['games']} games ended in a run-time error", file=sys.stderr)
         return 1
     return 0

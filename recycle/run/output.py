@@ -13,7 +13,9 @@ import contextlib
 import os
 import shutil
 import stat
+from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import UsageError
 
@@ -119,10 +121,17 @@ class OutFolder:
         with os.fdopen(fd, "rb") as f:
             return f.read()
 
+    def open_read(self, name: str) -> BinaryIO:
+        """A file of this folder opened for reading (binary, buffered): for files too big to read whole."""
+        self._refuse_link(name)
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC, dir_fd=self.fd)
+        return os.fdopen(fd, "rb")
+
     # ------------------------------------------------------------------ writing
 
-    def write_atomic(self, name: str, data: bytes | str, sync: bool = False) -> None:
-        """Write a whole file: a temporary file in this folder, then os.replace onto `name`."""
+    def write_atomic(self, name: str, data: bytes | str | Iterable[bytes], sync: bool = False) -> None:
+        """Write a whole file: a temporary file in this folder, then os.replace onto `name`.
+        `data` may come in parts (an iterable of bytes), for a file too big to hold at once."""
         self._refuse_link(name)
         if isinstance(data, str):
             data = data.encode("utf-8")
@@ -130,7 +139,10 @@ class OutFolder:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC, 0o666, dir_fd=self.fd)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(data)
+                if isinstance(data, bytes):
+                    f.write(data)
+                else:
+                    f.writelines(data)
                 if sync:
                     f.flush()
                     os.fsync(f.fileno())

@@ -7,7 +7,7 @@ import io
 import json
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -131,6 +131,22 @@ def record_from_json(line: str) -> RunRecord:
     return RunRecord(**json.loads(line))
 
 
+def journal_records(folder: OutFolder, name: str, runs: range) -> Iterator[RunRecord]:
+    """The records of a journal (one JSON record a line), read one line at a time: an OutputError
+    unless they are those of `runs`, in order (checked as they are read, and at the end)."""
+    n = 0
+    with folder.open_read(name) as f:
+        for n, line in enumerate(f, 1):
+            r = record_from_json(line.decode("utf-8"))
+            if n > len(runs) or r.run != runs[n - 1]:
+                break
+            yield r
+        else:
+            if n == len(runs):
+                return
+    raise OutputError(f"{folder.path / name}: does not hold the {len(runs)} games recorded as kept")
+
+
 class BatchTables:
     """The files of one batch, written game by game in run order, committed from time to time.
 
@@ -175,6 +191,11 @@ class BatchTables:
 
     def resume(self, state: dict) -> list[RunRecord]:
         """Continue from STATE: cut the files back to what was committed and return the kept records."""
+        self.reopen(state)
+        return list(self.kept_records())
+
+    def reopen(self, state: dict) -> None:
+        """Continue from STATE: cut the files back to what was committed (the kept records: kept_records())."""
         self.kept = int(state["games_kept"])
         self.elapsed = float(state.get("elapsed_s", 0.0))
         self.sizes = {name: int(state["sizes"][name]) for name in JOURNALED}
@@ -192,11 +213,10 @@ class BatchTables:
                 elif m:
                     self.transcripts += 1
             self.tdir = tdir
-        text = self.folder.read_bytes(RECORDS).decode("utf-8")
-        records = [record_from_json(line) for line in text.splitlines()]
-        if len(records) != self.kept or any(r.run != self.first + i for i, r in enumerate(records)):
-            raise OutputError(f"{self.folder.path / RECORDS}: does not hold the {self.kept} games recorded as kept")
-        return records
+
+    def kept_records(self) -> Iterator[RunRecord]:
+        """The records of the games kept by the interrupted batch, in run order, read one at a time."""
+        return journal_records(self.folder, RECORDS, range(self.first, self.first + self.kept))
 
     def add(self, r: RunRecord) -> None:
         """The next game in run order (written now for its transcript, at the next commit for its rows)."""

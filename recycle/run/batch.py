@@ -264,11 +264,13 @@ def collector_spared() -> Iterator[Callable[[], None]]:
     """For the parent of a batch: `spare()`, called as each chunk of records arrives, moves every object
     so far out of reach of the cyclic garbage collector (gc.freeze); they are put back when the batch ends.
 
-    The commands keep the records of a batch, and each full collection of CPython walks every one
-    of them again: on the shortest games that was most of the parent's CPU time, taken from the
-    workers' cores (Kuhn poker, 50,000 games, 2 workers: 0.55 s of the parent's 0.76 s, the batch
-    1.6x as fast as one worker instead of 1.9x).  Records hold no reference cycles, so sparing them
-    costs nothing; cyclic garbage made meanwhile is collected once the batch ends.
+    `recycle stats` and `tournament` keep the records of a batch (so do callers of run_batch), and
+    each full collection of CPython walks every kept one again: on the shortest games that was
+    most of the parent's CPU time, taken from the workers' cores (Kuhn poker, 50,000 games kept, 2
+    workers: 0.55 s of the parent's 0.76 s, the batch 1.6x as fast as one worker instead of 1.9x).
+    Records hold no reference cycles, so sparing them costs nothing (those dropped, as `recycle run`
+    drops them once tallied, are freed as usual); cyclic garbage made meanwhile is collected once
+    the batch ends.
     """
     frozen_before = gc.get_freeze_count()
     try:

@@ -275,33 +275,80 @@ def a_set_points(cx: Compiler, n: A.SetPoints, sc):
     ss, sf = refs.slot(cx, n.target, sc)
     p = cx.p
     parts = []
-    static = True
     for aw in n.awards:
         conds = []
         for cd in aw.conditions:
             kc, kv = cx.const(cd.key, sc)
             vc, vv = cx.const(cd.value, sc)
             conds.append((kv if kc else cx.expr(cd.key, sc), kc, vv if vc else cx.expr(cd.value, sc), vc))
-            static = static and kc and vc
         pc, pv = cx.const(aw.points, sc)
-        static = static and pc
         parts.append((conds, pv if pc else cx.expr(aw.points, sc), pc))
-    if static:
-        awards = tuple((tuple((k, v) for k, _, v, _ in conds), pts) for conds, pts, _ in parts)
-
-        def build(st, env):
-            return p.point_map(awards)
-    else:
-        def build(st, env):
-            return p.point_map(tuple(
-                (tuple((k if kc else k(st, env), v if vc else v(st, env)) for k, kc, v, vc in conds),
-                 pts if pc else pts(st, env))
-                for conds, pts, pc in parts))
+    build = _point_map_by_inputs(p, parts)
 
     def set_points(st, env):
         slot = ss if ss is not None else sf(st, env)
         p_set(st, slot, build(st, env))
     return set_points
+
+
+def _point_map_by_inputs(p, parts):
+    """The builder of a point map form: its map cached by the values of its computed keys, values or points.
+
+    A trick's precedence map (`((SUIT : (game str LEAD)) 100) ((RANK : A) 14) …`) is set again every
+    trick with one computed value among a dozen constants: the map is looked up by the tuple of the
+    computed values, evaluated in the order the awards list them, and the awards tuple built (and
+    hashed) only the first time those values are seen.
+    """
+    exprs: list = []  # the computed parts, in evaluation order (none: a constant map, its key ())
+    shape = []  # per award: (conds as (key, key index or -1, value, value index or -1), points, points index or -1)
+    for conds, pts, pc in parts:
+        cs = []
+        for k, kc, v, vc in conds:
+            ki = -1 if kc else len(exprs)
+            if not kc:
+                exprs.append(k)
+            vi = -1 if vc else len(exprs)
+            if not vc:
+                exprs.append(v)
+            cs.append((k, ki, v, vi))
+        pi = -1 if pc else len(exprs)
+        if not pc:
+            exprs.append(pts)
+        shape.append((cs, pts, pi))
+    cache: dict = {}
+
+    def make(key: tuple, x):
+        """The map of computed values `key`, remembered under x while the program's own cache keeps it.
+
+        (The program's cache keeps the first map of equal awards: remembering only what it keeps
+        gives the same map it would, whatever the lookups before.)"""
+        awards = tuple(
+            (tuple((k if ki < 0 else key[ki], v if vi < 0 else key[vi]) for k, ki, v, vi in cs),
+             pts if pi < 0 else key[pi])
+            for cs, pts, pi in shape)
+        pm = p.point_map(awards)
+        if len(cache) < PM_INPUTS_LIMIT and p.pm_cache.get(awards) is pm:
+            cache[x] = pm
+        return pm
+
+    if len(exprs) == 1:  # the usual case, one computed value: the value itself is the key
+        (f,) = exprs
+
+        def build1(st, env):
+            x = f(st, env)
+            pm = cache.get(x)
+            return pm if pm is not None else make((x,), x)
+        return build1
+
+    def build(st, env):
+        key = tuple([f(st, env) for f in exprs])
+        pm = cache.get(key)
+        return pm if pm is not None else make(key, key)
+    return build
+
+
+# The computed inputs of one point-map form remembered with their map (beyond, the map is built each time).
+PM_INPUTS_LIMIT = 5000
 
 
 def a_incdec(cx: Compiler, n: A.IncDec, sc):

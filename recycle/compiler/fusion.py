@@ -199,8 +199,8 @@ def _children(m) -> tuple:
 # The state's lists a generated function reads, bound once per call (an expression changes none of them).
 _HOISTED = {"_piles": "st.piles", "_vals": "st.vals", "_nvals": "len(st.vals)", "_catt": "st.catt",
             "_boards": "st.boards", "_nboards": "len(st.boards)"}
-# Forms read directly even when they are loop-invariant (see _Source.invariant).
-_NOT_HOISTED = (A.Var, A.Storage)
+# Forms read directly even when they are loop-invariant (see _Source.invariant): a memo would cost more.
+_NOT_HOISTED = (A.Var, A.Storage, A.AllOf, A.Other)
 # The collections whose elements are always stored piles (cell ids): a loop over them needs no test of kind.
 _PILE_IDS = (A.Cells, A.Neighbors, A.Line, A.Ray)
 
@@ -337,19 +337,49 @@ class _Source:
         return (f"({r} if {kind}({r} := {tab}.get({x}, _NOT_YET)) is not _NOT_YET"
                 f" and _nboards == {boards} else {name}(st, env, {x}))")
 
+    def location(self, n: A.Location, sc) -> str:
+        """The pile id of a location, as refs.location gives it.
+
+        A constant name owned by the current player or by a player variable is an index into the
+        table of that name's pile per player, written in the code: no closure call per card or
+        per player of a loop such as (all player 'P (== (size ('P iloc HAND)) 0)).
+        """
+        tbl = refs.location_table(self.cx, n, sc)
+        if tbl is not None:
+            if type(n.owner) is A.GameOwner:
+                return str(tbl[0])
+            who = self.player(n.owner, sc)
+            if who is not None:
+                return f"{self.ref(tuple(tbl[1:]), '_k')}[{who}]"
+        s, f = refs.location(self.cx, n, sc)
+        return str(s) if s is not None else self.call(f)
+
+    def player(self, o, sc) -> str | None:
+        """The source of the player a location's or a cell's owner names, for the common owners; else None."""
+        t = type(o)
+        if t is A.WhoRef and o.what == "player":
+            if o.which == "current":
+                return "st.pcyc[-2]"
+            n = self.cx.n
+            if o.which == "previous":
+                return f"((st.pcyc[-2] - 1) % {n})"
+            q = self.temp()  # next: the queued player if any (as expressions.e_whoref)
+            return f"({q} if ({q} := st.pcyc[-1]) >= 0 else (st.pcyc[-2] + 1) % {n})"
+        if t is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
+            return _var(self, o, sc)
+        return None
+
     def pile(self, n, sc) -> str:
         """A pile value, as refs.pile gives it: a pile id, or the card list of a virtual pile."""
         if type(n) is A.Location:
-            s, f = refs.location(self.cx, n, sc)
-            return str(s) if s is not None else self.call(f)
+            return self.location(n, sc)
         return self.src(n, sc)
 
     def cards(self, n, sc) -> str:
         """The card list of a pile (or the elements of a collection), as refs.cards / refs.coll give them."""
         t = type(n)
         if t is A.Location:
-            s, f = refs.location(self.cx, n, sc)
-            return f"_piles[{s if s is not None else self.call(f)}]"
+            return f"_piles[{self.location(n, sc)}]"
         if t not in FUSED and refs.holds_pile(n):  # a cell, a pile at an index: maybe a stored pile
             return self.call(refs.cards(self.cx, n, sc))
         if refs.holds_pile(n):  # a variable, a definition's use, an `if` of piles: an id or a card list
@@ -425,6 +455,9 @@ def _storage(g: _Source, n: A.Storage, sc) -> str:
         return (f"_vals[{s} if {kind}({s} := {g.ref(cache, '_k')}.get({x}, -1)) >= 0"
                 f" and {s} < _nvals else {g.ref(sv)}(st, {x})]")
     ss, sf = refs.slot(g.cx, n, sc)
+    if ss is None and nc and (who := g.player(n.owner, sc)) is not None:
+        # as in _Source.location: the slot per player written in the code
+        return f"_vals[{g.ref(tuple(refs.slot_table(g.cx, n, name)[1:]), '_k')}[{who}]]"
     return f"_vals[{ss if ss is not None else g.call(sf)}]"
 
 
@@ -440,8 +473,9 @@ def _loop(g: _Source, n, sc) -> str:
     finally:
         g.local, g.memo, g.pids, g.varying = outer, memo, known, varying
     name = g.ref(None, "_q")
-    # closures and inner loops read the variable in its slot; a test reading only `_e` needs no slot
-    store = f"        env[{s}] = _e\n" if re.search(r"\benv\b", cond) else ""
+    # closures and inner loops read the variable in its slot; a test reading only `_e` (and other
+    # variables' slots, env[k]) needs no slot
+    store = f"        env[{s}] = _e\n" if re.search(rf"\benv\b(?!\[)|\benv\[{s}\]", cond) else ""
     if type(n) is A.Filter:
         if not store:
             g.function(name, ", _coll", f"    return [_e for _e in _coll if {cond}]\n")
@@ -545,6 +579,18 @@ def _call(g: _Source, n: A.CallExpr, sc) -> str:
     return f"({', '.join(parts)}, {body})[-1]"
 
 
+def _all_of(g: _Source, n: A.AllOf, sc) -> str:
+    """(all player) / (all team): the constant tuple, named in the code (no closure call)."""
+    return g.ref(g.cx.all_p if n.what == "player" else g.cx.all_t, "_k")
+
+
+def _other(g: _Source, n: A.Other, sc) -> str:
+    """(other player) / (other team): the table of the others of each player (team), indexed in the code."""
+    if n.what == "player":
+        return f"{g.ref(g.cx.others_p, '_k')}[st.pcyc[-2]]"
+    return f"{g.ref(g.cx.others_t, '_k')}[st.tcyc[-1]]"
+
+
 def _if(g: _Source, n: A.IfExpr, sc) -> str:
     return f"({g.src(n.then, sc)} if {g.src(n.cond, sc)} else {g.src(n.orelse, sc)})"
 
@@ -553,5 +599,5 @@ FUSED: dict[type, Callable[..., str]] = {
     A.Var: _var, A.Compare: _compare, A.Logic: _logic, A.Not: _not, A.Arith: _arith, A.Size: _size,
     A.Storage: _storage, A.Quantifier: _loop, A.Filter: _loop, A.CardAt: _card_at, A.CardAtt: _cardatt,
     A.Cells: _cells, A.Coord: _coord, A.Neighbors: _neighbors, A.Components: _components,
-    A.CallExpr: _call, A.IfExpr: _if,
+    A.CallExpr: _call, A.IfExpr: _if, A.AllOf: _all_of, A.Other: _other,
 }

@@ -247,28 +247,52 @@ def a_shuffle(cx: Compiler, n: A.Shuffle, sc):
 
 def a_set(cx: Compiler, n: A.SetValue, sc):
     ss, sf = refs.slot(cx, n.target, sc)
-    vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else cx.expr(n.value, sc)
+    vc, vv = cx.const(n.value, sc) if n.target.kind != "ply" else (False, None)
+    vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else None if vc else cx.expr(n.value, sc)
     if n.target.kind == "str" and n.target.owner_type == T.CARD:
-        return card_str_setter(cx, n.target, sc, vf)
+        return card_str_setter(cx, n.target, sc, vf if not vc else (lambda st, env: vv))
+    ns = {"SET": SET, "GameRuntimeError": GameRuntimeError, "too_big": values.too_big, "_span": n.span,
+          "_B": values.INT_BOUND, "_vf": vf, "_v": vv}
     # an integer: sums grow a digit at a time, stored values keep them bounded
-    sto = n.target.kind == "sto"
-    bound = values.INT_BOUND
-    span = n.span
+    check = ("    if not -_B < v < _B:\n"
+             "        raise GameRuntimeError('limit', str(too_big('the value stored')), _span)\n"
+             if n.target.kind == "sto" else "")
+    # p_set inlined (the most frequent action while options are built), the slot read before the value;
+    # written for this form: a constant value and a player's cell need no closure call (issue 16)
+    return _generated("set_", f"    slot = {_slot_src(cx, n.target, sc, ss, sf, ns)}\n"
+                              f"    v = {'_v' if vc else '_vf(st, env)'}\n"
+                              f"{check}"
+                              f"    vals = st.vals\n"
+                              f"    log = st.log\n"
+                              f"    if log is not None:\n"
+                              f"        log.append((SET, slot, vals[slot], v))\n"
+                              f"    vals[slot] = v\n"
+                              f"    if st.rec is not None:\n"
+                              f"        st.rec.set(st, slot, v)\n", ns)
 
-    # p_set inlined (the most frequent action while options are built), the slot read before the value
-    def set_(st, env):
-        slot = ss if ss is not None else sf(st, env)
-        v = vf(st, env)
-        if sto and not -bound < v < bound:
-            raise GameRuntimeError("limit", str(values.too_big("the value stored")), span)
-        vals = st.vals
-        log = st.log
-        if log is not None:
-            log.append((SET, slot, vals[slot], v))
-        vals[slot] = v
-        if st.rec is not None:
-            st.rec.set(st, slot, v)
-    return set_
+
+def _slot_src(cx: Compiler, target: A.Storage, sc, ss, sf, ns: dict) -> str:
+    """The source of a storage cell's slot in a generated action: a constant, a player's slot indexed
+    in a table (the current player, a player variable), or else a call of refs.slot's closure."""
+    if ss is not None:
+        return str(ss)
+    nc, name = cx.const(target.name, sc)
+    if nc and target.owner_type not in (T.PILE, T.CARD):
+        o = target.owner
+        if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
+            ns["_tbl"] = tuple(refs.slot_table(cx, target, name)[1:])
+            return "_tbl[st.pcyc[-2]]"
+        if type(o) is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
+            ns["_tbl"] = tuple(refs.slot_table(cx, target, name)[1:])
+            return f"_tbl[env[{sc[o.name][1]}]]"
+    ns["_sf"] = sf
+    return "_sf(st, env)"
+
+
+def _generated(name: str, body: str, ns: dict):
+    """A function `name(st, env)` with this body, compiled in the namespace ns."""
+    exec(compile(f"def {name}(st, env):\n{body}", f"<{name}>", "exec"), ns)
+    return ns[name]
 
 
 def a_set_points(cx: Compiler, n: A.SetPoints, sc):
@@ -361,25 +385,23 @@ def a_incdec(cx: Compiler, n: A.IncDec, sc):
         c, v = cx.const(n.amount, sc)
         af = None if c else cx.expr(n.amount, sc)
         amt = sign * v if c else 0
-
-    span = n.span
-    bound = values.INT_BOUND
-
-    def incdec(st, env):
-        slot = ss if ss is not None else sf(st, env)
-        a = amt if af is None else sign * af(st, env)
-        vals = st.vals
-        old = vals[slot]
-        v = old + a
-        if not -bound < v < bound:  # sums grow a digit at a time: stored values keep them bounded
-            raise GameRuntimeError("limit", str(values.too_big(f"({n.op} … {a})")), span)
-        log = st.log  # p_set inlined, as in a_set
-        if log is not None:
-            log.append((SET, slot, old, v))
-        vals[slot] = v
-        if st.rec is not None:
-            st.rec.set(st, slot, v)
-    return incdec
+    ns = {"SET": SET, "GameRuntimeError": GameRuntimeError, "too_big": values.too_big, "_span": n.span,
+          "_B": values.INT_BOUND, "_af": af, "_op": n.op}
+    # as a_set: written for this form, p_set inlined; sums grow a digit at a time, stored values keep
+    # them bounded
+    return _generated("incdec", f"    slot = {_slot_src(cx, n.target, sc, ss, sf, ns)}\n"
+                                f"    a = {amt if af is None else f'{sign} * _af(st, env)'}\n"
+                                f"    vals = st.vals\n"
+                                f"    old = vals[slot]\n"
+                                f"    v = old + a\n"
+                                f"    if not -_B < v < _B:\n"
+                                f"        raise GameRuntimeError('limit', str(too_big(f'({{_op}} … {{a}})')), _span)\n"
+                                f"    log = st.log\n"
+                                f"    if log is not None:\n"
+                                f"        log.append((SET, slot, old, v))\n"
+                                f"    vals[slot] = v\n"
+                                f"    if st.rec is not None:\n"
+                                f"        st.rec.set(st, slot, v)\n", ns)
 
 
 def a_clear(cx: Compiler, n: A.Clear, sc):

@@ -42,55 +42,47 @@ def a_move(cx: Compiler, n: A.Move, sc):
             and src_node.pile.kind != A.Visibility.MEMORY and type(dst_node) is A.CardAt
             and dst_node.pos == "top" and type(dst_node.pile) is A.Location
             and dst_node.pile.kind != A.Visibility.MEMORY):
-        af = refs.pile(cx, src_node.pile, sc)
-        bf = refs.pile(cx, dst_node.pile, sc)
-        sa, sb = refs.static_pid(cx, src_node.pile, sc), refs.static_pid(cx, dst_node.pile, sc)
-
-        def move_top(st, env):
-            a = sa if sa is not None else af(st, env)
-            piles = st.piles
-            pa = piles[a]
-            if not pa:
-                raise _err("no-card", f"{what}: {show(src_node.pile)} is empty", span)
-            b = sb if sb is not None else bf(st, env)
-            c = pa.pop()
-            i = len(pa)  # before the append: a and b may be the same pile (the card stays on top)
-            d = piles[b]
-            d.append(c)
-            st.where[c] = b
-            if st.log is not None:
-                st.log.append((MV, c, a, i, b, len(d) - 1))
-            if st.rec is not None:
-                st.rec.move(st, c, a, b)
-        return move_top
+        ns = {"MV": MV, "_err": _err, "_span": span, "_empty": f"{what}: {show(src_node.pile)} is empty"}
+        # written for this form (issue 16): the piles' ids as constants or a player's pile in a table
+        return _generated("move_top", f"    a = {_pid_src(cx, src_node.pile, sc, ns, '_a')}\n"
+                                      "    piles = st.piles\n"
+                                      "    pa = piles[a]\n"
+                                      "    if not pa:\n"
+                                      "        raise _err('no-card', _empty, _span)\n"
+                                      f"    b = {_pid_src(cx, dst_node.pile, sc, ns, '_b')}\n"
+                                      "    c = pa.pop()\n"
+                                      # before the append: a and b may be the same pile (the card stays on top)
+                                      "    i = len(pa)\n"
+                                      "    d = piles[b]\n"
+                                      "    d.append(c)\n"
+                                      "    st.where[c] = b\n"
+                                      "    if st.log is not None:\n"
+                                      "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
+                                      "    if st.rec is not None:\n"
+                                      "        st.rec.move(st, c, a, b)\n", ns)
 
     # fast path: (move 'C (top <location>)), the move of an option built for every card of a hand;
     # the same steps as `move` below for a card in a variable and a stored destination's top
     b_var = sc.get(src_node.name) if type(src_node) is A.Var else None
     if (cap is None and b_var is not None and not b_var[0] and type(dst_node) is A.CardAt and dst_node.pos == "top"
             and type(dst_node.pile) is A.Location and dst_node.pile.kind != A.Visibility.MEMORY):
-        slot = b_var[1]
-        bf = refs.pile(cx, dst_node.pile, sc)
-        sb = refs.static_pid(cx, dst_node.pile, sc)
-
-        def move_var_top(st, env):
-            c = env[slot]
-            if c is None:
-                raise _err("no-card", f"{what}: {show(src_node)} designates no card", span)
-            piles = st.piles
-            a = st.where[c]
-            pa = piles[a]
-            i = pa.index(c)
-            b = sb if sb is not None else bf(st, env)
-            del pa[i]
-            d = piles[b]
-            d.append(c)
-            st.where[c] = b
-            if st.log is not None:
-                st.log.append((MV, c, a, i, b, len(d) - 1))
-            if st.rec is not None:
-                st.rec.move(st, c, a, b)
-        return move_var_top
+        ns = {"MV": MV, "_err": _err, "_span": span, "_none": f"{what}: {show(src_node)} designates no card"}
+        return _generated("move_var_top", f"    c = env[{b_var[1]}]\n"
+                                          "    if c is None:\n"
+                                          "        raise _err('no-card', _none, _span)\n"
+                                          "    piles = st.piles\n"
+                                          "    a = st.where[c]\n"
+                                          "    pa = piles[a]\n"
+                                          "    i = pa.index(c)\n"
+                                          f"    b = {_pid_src(cx, dst_node.pile, sc, ns, '_b')}\n"
+                                          "    del pa[i]\n"
+                                          "    d = piles[b]\n"
+                                          "    d.append(c)\n"
+                                          "    st.where[c] = b\n"
+                                          "    if st.log is not None:\n"
+                                          "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
+                                          "    if st.rec is not None:\n"
+                                          "        st.rec.move(st, c, a, b)\n", ns)
 
     srcf = refs.card_source(cx, n.card, sc)
 
@@ -287,6 +279,23 @@ def _slot_src(cx: Compiler, target: A.Storage, sc, ss, sf, ns: dict) -> str:
             return f"_tbl[env[{sc[o.name][1]}]]"
     ns["_sf"] = sf
     return "_sf(st, env)"
+
+
+def _pid_src(cx: Compiler, loc: A.Location, sc, ns: dict, name: str) -> str:
+    """The source of a stored location's pile id in a generated action (as _slot_src for a cell)."""
+    tbl = refs.location_table(cx, loc, sc)
+    if tbl is not None:
+        o = loc.owner
+        if type(o) is A.GameOwner:
+            return str(tbl[0])
+        if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
+            ns[name] = tuple(tbl[1:])
+            return f"{name}[st.pcyc[-2]]"
+        if type(o) is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
+            ns[name] = tuple(tbl[1:])
+            return f"{name}[env[{sc[o.name][1]}]]"
+    ns[name] = refs.pile(cx, loc, sc)
+    return f"{name}(st, env)"
 
 
 def _generated(name: str, body: str, ns: dict):

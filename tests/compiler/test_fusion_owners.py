@@ -56,3 +56,15 @@ def test_the_player_tables_are_written_in_the_code(monkeypatch):
     text = "\n".join(sources)
     assert "_piles[_k" in text and "[_e]]" in text, text
     assert "env[" not in text, text  # no slot stored for a test reading only its element
+
+
+def test_a_small_guard_is_fused(monkeypatch):
+    """Two fused nodes are enough (fusion.MIN_NODES): a card's attribute compared with a constant."""
+    sources = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    assert fusion.MIN_NODES == 2
+    _, _, v = value_of("(!= (cardatt RANK (top ((0 player) iloc HAND))) EIGHT)", "", BEFORE, players=3)
+    assert v is True
+    assert any(".get('RANK', '')" in s and "'EIGHT'" in s for s in sources), sources

@@ -223,6 +223,7 @@ class _Source:
         # the env slots whose values change while the loop function being written runs (its variable,
         # the parameters of the definitions used in it); None outside a loop function
         self.varying: set[int] | None = None
+        self.card_locals: set[str] = set()  # the locals known to hold a card (a loop's element from a pile)
         self.ns["_NOT_YET"] = _NOT_YET
 
     def compile(self, n, sc) -> Callable:
@@ -235,6 +236,7 @@ class _Source:
         """Add a generated function, reading the state's lists it uses into locals first."""
         head = "".join(f"    {k} = {v}\n" for k, v in _HOISTED.items() if re.search(rf"\b{k}\b", body))
         head += "".join(f"    {m} = _NOT_YET\n" for m in sorted(set(re.findall(r"\b_m\d+\b", body))))
+        head += "".join(f"    _s{k} = env[{k}]\n" for k in sorted(set(re.findall(r"\b_s(\d+)\b", body)), key=int))
         self.defs.append(f"def {name}(st, env{params}):\n{head}{body}")
 
     # ------------------------------------------------------------ names and temporaries
@@ -410,7 +412,14 @@ def _var(g: _Source, n: A.Var, sc) -> str:
     b = sc.get(n.name)
     if b is None:
         raise InternalError(f"unbound variable '{n.name} at {n.span}")
-    return g.local.get(b[1]) or f"env[{b[1]}]"  # a constant was taken by _Source.src
+    local = g.local.get(b[1])  # a constant was taken by _Source.src
+    if local is not None:
+        return local
+    if g.varying is not None and b[1] not in g.varying:
+        # in a loop function, a variable bound outside it (an outer loop's element, say) keeps its
+        # value while the loop runs: read once into a local when the function starts (_Source.function)
+        return f"_s{b[1]}"
+    return f"env[{b[1]}]"
 
 
 def _compare(g: _Source, n: A.Compare, sc) -> str:
@@ -470,10 +479,11 @@ def _loop(g: _Source, n, sc) -> str:
     pids = {"_e"} if _pile_ids(n.coll) else set()
     outer, g.local, memo, g.memo, known, g.pids = g.local, {s: "_e"}, g.memo, {}, g.pids, pids
     varying, g.varying = g.varying, {s}
+    cards, g.card_locals = g.card_locals, {"_e"} if _card_elements(n) else set()
     try:
         cond = g.src(n.cond, sc2)
     finally:
-        g.local, g.memo, g.pids, g.varying = outer, memo, known, varying
+        g.local, g.memo, g.pids, g.varying, g.card_locals = outer, memo, known, varying, cards
     name = g.ref(None, "_q")
     # closures and inner loops read the variable in its slot; a test reading only `_e` (and other
     # variables' slots, env[k]) needs no slot
@@ -495,6 +505,11 @@ def _loop(g: _Source, n, sc) -> str:
     return f"{name}(st, env, {coll})"
 
 
+def _card_elements(n) -> bool:
+    """Are the elements of this loop's collection cards (of a pile: ids, never none)?"""
+    return n.elem == T.CARD if type(n) is A.Quantifier else n.type == T.PILE
+
+
 def _pile_ids(coll) -> bool:
     """Are the elements of this collection always stored piles (ids)?"""
     while type(coll) is A.Filter:
@@ -513,9 +528,12 @@ def _cardatt(g: _Source, n: A.CardAtt, sc) -> str:
     c, a = g.cx.const(n.attribute, sc)
     if not c:
         return g.call(g.cx.closure(n, sc))
+    card = g.src(n.card, sc)
+    if card in g.card_locals:  # a loop's element from a pile: a card, never none
+        return f"_catt[{card}].get({a!r}, '')"
     x = g.temp()
     none = g.ref(no_card_attribute(g.cx.game, n), "_n")
-    return f"({none}() if ({x} := {g.src(n.card, sc)}) is None else _catt[{x}].get({a!r}, ''))"
+    return f"({none}() if ({x} := {card}) is None else _catt[{x}].get({a!r}, ''))"
 
 
 def _cells(g: _Source, n: A.Cells, sc) -> str:

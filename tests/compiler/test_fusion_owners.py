@@ -24,6 +24,10 @@ EXPRESSIONS = [
     # an inner loop reading the outer variable's slot: the outer one must be stored, the inner need not
     "(filter player 'P (any (other player) 'Q (> ('Q sto S) ('P sto S))))",
     "(filter player 'P (any player 'Q (> (size ('Q iloc HAND)) (size ('P iloc HAND)))))",
+    # an outer variable read in an inner loop once, when the inner loop starts; a card of a pile never none
+    "(filter (range 0..3) 'R (any player 'P (== (size ('P iloc HAND)) 'R)))",
+    "(filter player 'P (any ('P iloc HAND) 'C (== (cardatt RANK 'C) (cardatt RANK (top ((0 player) iloc HAND))))))",
+    "(size (filter ((0 player) iloc HAND) 'C (any ((1 player) iloc HAND) 'D (!= (cardatt SUIT 'C) (cardatt SUIT 'D)))))",
 ]
 
 
@@ -68,3 +72,14 @@ def test_a_small_guard_is_fused(monkeypatch):
     _, _, v = value_of("(!= (cardatt RANK (top ((0 player) iloc HAND))) EIGHT)", "", BEFORE, players=3)
     assert v is True
     assert any(".get('RANK', '')" in s and "'EIGHT'" in s for s in sources), sources
+
+
+def test_an_outer_variable_is_read_once_per_inner_loop(monkeypatch):
+    sources = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    _, _, v = value_of(EXPRESSIONS[-3], "", BEFORE, players=3)
+    assert list(v) == [0, 2, 3]  # hands of 3, 2 and 0 cards
+    text = "\n".join(sources)
+    assert "_s" in text and " = env[" in text, text  # the outer element read into a local at the start

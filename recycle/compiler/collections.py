@@ -237,21 +237,13 @@ def e_partition(cx: Compiler, n: A.Partition, sc):
     c, a = cx.const(n.attribute, sc)
     atf = None if c else cx.expr(n.attribute, sc)
 
-    # alg.partition in one pass over the piles (no list of the cards and of their values to zip):
-    # Go Fish partitions the hand after every turn
     def partition(st, env):
         attr = a if atf is None else atf(st, env)
-        catt = st.catt
-        groups: dict[str, list[int]] = {}
+        cards = []
         for x in af(st, env):
-            for c in x:
-                v = catt[c].get(attr, "")
-                g = groups.get(v)
-                if g is None:
-                    groups[v] = [c]
-                else:
-                    g.append(c)
-        return list(groups.values())
+            cards.extend(x)
+        catt = st.catt
+        return alg.partition(cards, [catt[x].get(attr, "") for x in cards])
     return partition
 
 

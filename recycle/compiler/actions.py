@@ -42,55 +42,47 @@ def a_move(cx: Compiler, n: A.Move, sc):
             and src_node.pile.kind != A.Visibility.MEMORY and type(dst_node) is A.CardAt
             and dst_node.pos == "top" and type(dst_node.pile) is A.Location
             and dst_node.pile.kind != A.Visibility.MEMORY):
-        af = refs.pile(cx, src_node.pile, sc)
-        bf = refs.pile(cx, dst_node.pile, sc)
-        sa, sb = refs.static_pid(cx, src_node.pile, sc), refs.static_pid(cx, dst_node.pile, sc)
-
-        def move_top(st, env):
-            a = sa if sa is not None else af(st, env)
-            piles = st.piles
-            pa = piles[a]
-            if not pa:
-                raise _err("no-card", f"{what}: {show(src_node.pile)} is empty", span)
-            b = sb if sb is not None else bf(st, env)
-            c = pa.pop()
-            i = len(pa)  # before the append: a and b may be the same pile (the card stays on top)
-            d = piles[b]
-            d.append(c)
-            st.where[c] = b
-            if st.log is not None:
-                st.log.append((MV, c, a, i, b, len(d) - 1))
-            if st.rec is not None:
-                st.rec.move(st, c, a, b)
-        return move_top
+        ns = {"MV": MV, "_err": _err, "_span": span, "_empty": f"{what}: {show(src_node.pile)} is empty"}
+        # written for this form (issue 16): the piles' ids as constants or a player's pile in a table
+        return _generated("move_top", f"    a = {_pid_src(cx, src_node.pile, sc, ns, '_a')}\n"
+                                      "    piles = st.piles\n"
+                                      "    pa = piles[a]\n"
+                                      "    if not pa:\n"
+                                      "        raise _err('no-card', _empty, _span)\n"
+                                      f"    b = {_pid_src(cx, dst_node.pile, sc, ns, '_b')}\n"
+                                      "    c = pa.pop()\n"
+                                      # before the append: a and b may be the same pile (the card stays on top)
+                                      "    i = len(pa)\n"
+                                      "    d = piles[b]\n"
+                                      "    d.append(c)\n"
+                                      "    st.where[c] = b\n"
+                                      "    if st.log is not None:\n"
+                                      "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
+                                      "    if st.rec is not None:\n"
+                                      "        st.rec.move(st, c, a, b)\n", ns)
 
     # fast path: (move 'C (top <location>)), the move of an option built for every card of a hand;
     # the same steps as `move` below for a card in a variable and a stored destination's top
     b_var = sc.get(src_node.name) if type(src_node) is A.Var else None
     if (cap is None and b_var is not None and not b_var[0] and type(dst_node) is A.CardAt and dst_node.pos == "top"
             and type(dst_node.pile) is A.Location and dst_node.pile.kind != A.Visibility.MEMORY):
-        slot = b_var[1]
-        bf = refs.pile(cx, dst_node.pile, sc)
-        sb = refs.static_pid(cx, dst_node.pile, sc)
-
-        def move_var_top(st, env):
-            c = env[slot]
-            if c is None:
-                raise _err("no-card", f"{what}: {show(src_node)} designates no card", span)
-            piles = st.piles
-            a = st.where[c]
-            pa = piles[a]
-            i = pa.index(c)
-            b = sb if sb is not None else bf(st, env)
-            del pa[i]
-            d = piles[b]
-            d.append(c)
-            st.where[c] = b
-            if st.log is not None:
-                st.log.append((MV, c, a, i, b, len(d) - 1))
-            if st.rec is not None:
-                st.rec.move(st, c, a, b)
-        return move_var_top
+        ns = {"MV": MV, "_err": _err, "_span": span, "_none": f"{what}: {show(src_node)} designates no card"}
+        return _generated("move_var_top", f"    c = env[{b_var[1]}]\n"
+                                          "    if c is None:\n"
+                                          "        raise _err('no-card', _none, _span)\n"
+                                          "    piles = st.piles\n"
+                                          "    a = st.where[c]\n"
+                                          "    pa = piles[a]\n"
+                                          "    i = pa.index(c)\n"
+                                          f"    b = {_pid_src(cx, dst_node.pile, sc, ns, '_b')}\n"
+                                          "    del pa[i]\n"
+                                          "    d = piles[b]\n"
+                                          "    d.append(c)\n"
+                                          "    st.where[c] = b\n"
+                                          "    if st.log is not None:\n"
+                                          "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
+                                          "    if st.rec is not None:\n"
+                                          "        st.rec.move(st, c, a, b)\n", ns)
 
     srcf = refs.card_source(cx, n.card, sc)
 
@@ -247,61 +239,149 @@ def a_shuffle(cx: Compiler, n: A.Shuffle, sc):
 
 def a_set(cx: Compiler, n: A.SetValue, sc):
     ss, sf = refs.slot(cx, n.target, sc)
-    vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else cx.expr(n.value, sc)
+    vc, vv = cx.const(n.value, sc) if n.target.kind != "ply" else (False, None)
+    vf = refs.ply_raw(cx, n.value, sc) if n.target.kind == "ply" else None if vc else cx.expr(n.value, sc)
     if n.target.kind == "str" and n.target.owner_type == T.CARD:
-        return card_str_setter(cx, n.target, sc, vf)
+        return card_str_setter(cx, n.target, sc, vf if not vc else (lambda st, env: vv))
+    ns = {"SET": SET, "GameRuntimeError": GameRuntimeError, "too_big": values.too_big, "_span": n.span,
+          "_B": values.INT_BOUND, "_vf": vf, "_v": vv}
     # an integer: sums grow a digit at a time, stored values keep them bounded
-    sto = n.target.kind == "sto"
-    bound = values.INT_BOUND
-    span = n.span
+    check = ("    if not -_B < v < _B:\n"
+             "        raise GameRuntimeError('limit', str(too_big('the value stored')), _span)\n"
+             if n.target.kind == "sto" else "")
+    # p_set inlined (the most frequent action while options are built), the slot read before the value;
+    # written for this form: a constant value and a player's cell need no closure call (issue 16)
+    return _generated("set_", f"    slot = {_slot_src(cx, n.target, sc, ss, sf, ns)}\n"
+                              f"    v = {'_v' if vc else '_vf(st, env)'}\n"
+                              f"{check}"
+                              f"    vals = st.vals\n"
+                              f"    log = st.log\n"
+                              f"    if log is not None:\n"
+                              f"        log.append((SET, slot, vals[slot], v))\n"
+                              f"    vals[slot] = v\n"
+                              f"    if st.rec is not None:\n"
+                              f"        st.rec.set(st, slot, v)\n", ns)
 
-    # p_set inlined (the most frequent action while options are built), the slot read before the value
-    def set_(st, env):
-        slot = ss if ss is not None else sf(st, env)
-        v = vf(st, env)
-        if sto and not -bound < v < bound:
-            raise GameRuntimeError("limit", str(values.too_big("the value stored")), span)
-        vals = st.vals
-        log = st.log
-        if log is not None:
-            log.append((SET, slot, vals[slot], v))
-        vals[slot] = v
-        if st.rec is not None:
-            st.rec.set(st, slot, v)
-    return set_
+
+def _slot_src(cx: Compiler, target: A.Storage, sc, ss, sf, ns: dict) -> str:
+    """The source of a storage cell's slot in a generated action: a constant, a player's slot indexed
+    in a table (the current player, a player variable), or else a call of refs.slot's closure."""
+    if ss is not None:
+        return str(ss)
+    nc, name = cx.const(target.name, sc)
+    if nc and target.owner_type not in (T.PILE, T.CARD):
+        o = target.owner
+        if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
+            ns["_tbl"] = tuple(refs.slot_table(cx, target, name)[1:])
+            return "_tbl[st.pcyc[-2]]"
+        if type(o) is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
+            ns["_tbl"] = tuple(refs.slot_table(cx, target, name)[1:])
+            return f"_tbl[env[{sc[o.name][1]}]]"
+    ns["_sf"] = sf
+    return "_sf(st, env)"
+
+
+def _pid_src(cx: Compiler, loc: A.Location, sc, ns: dict, name: str) -> str:
+    """The source of a stored location's pile id in a generated action (as _slot_src for a cell)."""
+    tbl = refs.location_table(cx, loc, sc)
+    if tbl is not None:
+        o = loc.owner
+        if type(o) is A.GameOwner:
+            return str(tbl[0])
+        if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
+            ns[name] = tuple(tbl[1:])
+            return f"{name}[st.pcyc[-2]]"
+        if type(o) is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
+            ns[name] = tuple(tbl[1:])
+            return f"{name}[env[{sc[o.name][1]}]]"
+    ns[name] = refs.pile(cx, loc, sc)
+    return f"{name}(st, env)"
+
+
+def _generated(name: str, body: str, ns: dict):
+    """A function `name(st, env)` with this body, compiled in the namespace ns."""
+    exec(compile(f"def {name}(st, env):\n{body}", f"<{name}>", "exec"), ns)
+    return ns[name]
 
 
 def a_set_points(cx: Compiler, n: A.SetPoints, sc):
     ss, sf = refs.slot(cx, n.target, sc)
     p = cx.p
     parts = []
-    static = True
     for aw in n.awards:
         conds = []
         for cd in aw.conditions:
             kc, kv = cx.const(cd.key, sc)
             vc, vv = cx.const(cd.value, sc)
             conds.append((kv if kc else cx.expr(cd.key, sc), kc, vv if vc else cx.expr(cd.value, sc), vc))
-            static = static and kc and vc
         pc, pv = cx.const(aw.points, sc)
-        static = static and pc
         parts.append((conds, pv if pc else cx.expr(aw.points, sc), pc))
-    if static:
-        awards = tuple((tuple((k, v) for k, _, v, _ in conds), pts) for conds, pts, _ in parts)
-
-        def build(st, env):
-            return p.point_map(awards)
-    else:
-        def build(st, env):
-            return p.point_map(tuple(
-                (tuple((k if kc else k(st, env), v if vc else v(st, env)) for k, kc, v, vc in conds),
-                 pts if pc else pts(st, env))
-                for conds, pts, pc in parts))
+    build = _point_map_by_inputs(p, parts)
 
     def set_points(st, env):
         slot = ss if ss is not None else sf(st, env)
         p_set(st, slot, build(st, env))
     return set_points
+
+
+def _point_map_by_inputs(p, parts):
+    """The builder of a point map form: its map cached by the values of its computed keys, values or points.
+
+    A trick's precedence map (`((SUIT : (game str LEAD)) 100) ((RANK : A) 14) …`) is set again every
+    trick with one computed value among a dozen constants: the map is looked up by the tuple of the
+    computed values, evaluated in the order the awards list them, and the awards tuple built (and
+    hashed) only the first time those values are seen.
+    """
+    exprs: list = []  # the computed parts, in evaluation order (none: a constant map, its key ())
+    shape = []  # per award: (conds as (key, key index or -1, value, value index or -1), points, points index or -1)
+    for conds, pts, pc in parts:
+        cs = []
+        for k, kc, v, vc in conds:
+            ki = -1 if kc else len(exprs)
+            if not kc:
+                exprs.append(k)
+            vi = -1 if vc else len(exprs)
+            if not vc:
+                exprs.append(v)
+            cs.append((k, ki, v, vi))
+        pi = -1 if pc else len(exprs)
+        if not pc:
+            exprs.append(pts)
+        shape.append((cs, pts, pi))
+    cache: dict = {}
+
+    def make(key: tuple, x):
+        """The map of computed values `key`, remembered under x while the program's own cache keeps it.
+
+        (The program's cache keeps the first map of equal awards: remembering only what it keeps
+        gives the same map it would, whatever the lookups before.)"""
+        awards = tuple(
+            (tuple((k if ki < 0 else key[ki], v if vi < 0 else key[vi]) for k, ki, v, vi in cs),
+             pts if pi < 0 else key[pi])
+            for cs, pts, pi in shape)
+        pm = p.point_map(awards)
+        if len(cache) < PM_INPUTS_LIMIT and p.pm_cache.get(awards) is pm:
+            cache[x] = pm
+        return pm
+
+    if len(exprs) == 1:  # the usual case, one computed value: the value itself is the key
+        (f,) = exprs
+
+        def build1(st, env):
+            x = f(st, env)
+            pm = cache.get(x)
+            return pm if pm is not None else make((x,), x)
+        return build1
+
+    def build(st, env):
+        key = tuple([f(st, env) for f in exprs])
+        pm = cache.get(key)
+        return pm if pm is not None else make(key, key)
+    return build
+
+
+# The computed inputs of one point-map form remembered with their map (beyond, the map is built each time).
+PM_INPUTS_LIMIT = 5000
 
 
 def a_incdec(cx: Compiler, n: A.IncDec, sc):
@@ -314,25 +394,23 @@ def a_incdec(cx: Compiler, n: A.IncDec, sc):
         c, v = cx.const(n.amount, sc)
         af = None if c else cx.expr(n.amount, sc)
         amt = sign * v if c else 0
-
-    span = n.span
-    bound = values.INT_BOUND
-
-    def incdec(st, env):
-        slot = ss if ss is not None else sf(st, env)
-        a = amt if af is None else sign * af(st, env)
-        vals = st.vals
-        old = vals[slot]
-        v = old + a
-        if not -bound < v < bound:  # sums grow a digit at a time: stored values keep them bounded
-            raise GameRuntimeError("limit", str(values.too_big(f"({n.op} … {a})")), span)
-        log = st.log  # p_set inlined, as in a_set
-        if log is not None:
-            log.append((SET, slot, old, v))
-        vals[slot] = v
-        if st.rec is not None:
-            st.rec.set(st, slot, v)
-    return incdec
+    ns = {"SET": SET, "GameRuntimeError": GameRuntimeError, "too_big": values.too_big, "_span": n.span,
+          "_B": values.INT_BOUND, "_af": af, "_op": n.op}
+    # as a_set: written for this form, p_set inlined; sums grow a digit at a time, stored values keep
+    # them bounded
+    return _generated("incdec", f"    slot = {_slot_src(cx, n.target, sc, ss, sf, ns)}\n"
+                                f"    a = {amt if af is None else f'{sign} * _af(st, env)'}\n"
+                                f"    vals = st.vals\n"
+                                f"    old = vals[slot]\n"
+                                f"    v = old + a\n"
+                                f"    if not -_B < v < _B:\n"
+                                f"        raise GameRuntimeError('limit', str(too_big(f'({{_op}} … {{a}})')), _span)\n"
+                                f"    log = st.log\n"
+                                f"    if log is not None:\n"
+                                f"        log.append((SET, slot, old, v))\n"
+                                f"    vals[slot] = v\n"
+                                f"    if st.rec is not None:\n"
+                                f"        st.rec.set(st, slot, v)\n", ns)
 
 
 def a_clear(cx: Compiler, n: A.Clear, sc):

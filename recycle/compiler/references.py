@@ -75,8 +75,8 @@ def _owner_table_fn(cx: Compiler, o, sc, tbl):
     return None, lambda st, env: tbl[of(st, env)]
 
 
-def location(cx: Compiler, n: A.Location, sc):
-    """(static pile id or None, closure or None) for a location expression."""
+def location_table(cx: Compiler, n: A.Location, sc) -> list[int] | None:
+    """The pile id of a location with a constant name and index per owner code (registered), or None."""
     p = cx.p
     kind = KIND_CODE[n.kind]
     nc, name = cx.const(n.name, sc)
@@ -87,8 +87,17 @@ def location(cx: Compiler, n: A.Location, sc):
         if nc:  # the game writes this family with an index: its member 0 is named with it (Registry.loc_text)
             p.indexed_names.add((kind, name))
     if nc and ic and idx >= 0:
-        tbl = [p.register_pile(o, kind, name, idx) for o in range(cx.n + 1)]
+        return [p.register_pile(o, kind, name, idx) for o in range(cx.n + 1)]
+    return None
+
+
+def location(cx: Compiler, n: A.Location, sc):
+    """(static pile id or None, closure or None) for a location expression."""
+    tbl = location_table(cx, n, sc)
+    if tbl is not None:
         return _owner_table_fn(cx, n.owner, sc, tbl)
+    p = cx.p
+    kind = KIND_CODE[n.kind]
     of = owner_code(cx, n.owner, sc) if type(n.owner) is not A.GameOwner else None
     nf = cx.expr(n.name, sc)
     xf = cx.expr(n.index, sc) if n.index is not None else None
@@ -159,6 +168,11 @@ def ext_slot_of(cx: Compiler, n: A.Storage, name: str):
     return sv, cache
 
 
+def slot_table(cx: Compiler, n: A.Storage, name: str) -> list[int]:
+    """The slot of a storage cell with the constant name `name` per owner code (registered)."""
+    return [cx.p.register_slot(o, n.kind, name) for o in range(1 + cx.n + cx.nt)]
+
+
 def slot(cx: Compiler, n: A.Storage, sc):
     """(static slot or None, closure or None) for a storage cell."""
     p = cx.p
@@ -173,7 +187,7 @@ def slot(cx: Compiler, n: A.Storage, sc):
         sv, _ = ext_slot_of(cx, n, name)
         return None, lambda st, env: sv(st, vf(st, env))
     if nc:
-        tbl = [p.register_slot(o, kind, name) for o in range(1 + cx.n + cx.nt)]
+        tbl = slot_table(cx, n, name)
         o = n.owner
         if type(o) is A.GameOwner:
             return tbl[0], None

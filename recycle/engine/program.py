@@ -235,8 +235,9 @@ class Program(Registry):
     def result(self, st: State) -> GameResult:
         """The GameResult of a finished game (or of the game so far)."""
         texts = self.choice_span_text
-        records = [DecisionRecord(n, ch, b, i, texts.get(pc) or self._span_text(pc), est)
-                   for n, ch, b, i, pc, est in st.records]
+        span_text = self._span_text
+        new, DR = tuple.__new__, DecisionRecord  # one record per decision: no constructor call on this hot path
+        records = [new(DR, (n, ch, b, i, texts.get(pc) or span_text(pc), est)) for n, ch, b, i, pc, est in st.records]
         status = st.status
         scores = ranks = shares = winners = None
         limit = error = score_error = None

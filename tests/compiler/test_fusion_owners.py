@@ -1,0 +1,85 @@
+"""Fused locations and cells of a player (issue 16): the pile or slot per player indexed in the generated code."""
+from __future__ import annotations
+
+import pytest
+
+from recycle.compiler import driver, fusion
+from support.games import value_of
+
+from .test_fusion import both
+
+BEFORE = ("(do ((repeat 3 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))\n"
+          "     (repeat 2 (move (top (game iloc STOCK)) (top ((1 player) iloc HAND))))\n"
+          "     (set ((0 player) sto S) 2) (set ((1 player) sto S) 5) (set ((2 player) str W) ASKED)\n"
+          "     (cycle next (1 player))))")
+
+EXPRESSIONS = [
+    "(size ((current player) iloc HAND))",
+    "(+ (* 10 (size ((next player) iloc HAND))) (size ((previous player) iloc HAND)))",
+    "(+ (* 10 ((next player) sto S)) ((previous player) sto S) ((current player) sto S))",
+    "(filter player 'P (> (size ('P iloc HAND)) 1))",
+    "(any player 'P (== ('P str W) ASKED))",
+    "(all player 'P (!= ('P str W) ASKED))",
+    "(size (filter (other player) 'P (== (size ('P iloc HAND)) 0)))",
+    # an inner loop reading the outer variable's slot: the outer one must be stored, the inner need not
+    "(filter player 'P (any (other player) 'Q (> ('Q sto S) ('P sto S))))",
+    "(filter player 'P (any player 'Q (> (size ('Q iloc HAND)) (size ('P iloc HAND)))))",
+    # an outer variable read in an inner loop once, when the inner loop starts; a card of a pile never none
+    "(filter (range 0..3) 'R (any player 'P (== (size ('P iloc HAND)) 'R)))",
+    "(filter player 'P (any ('P iloc HAND) 'C (== (cardatt RANK 'C) (cardatt RANK (top ((0 player) iloc HAND))))))",
+    "(size (filter ((0 player) iloc HAND) 'C (any ((1 player) iloc HAND) 'D (!= (cardatt SUIT 'C) (cardatt SUIT 'D)))))",
+]
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_a_fused_player_location_or_cell_has_the_value_of_its_closures(monkeypatch, expr):
+    fused, closures = both(monkeypatch, lambda: value_of(expr, "", BEFORE, players=3)[2])
+    assert fused == closures
+
+
+def test_the_values_are_the_expected_ones(monkeypatch):
+    monkeypatch.setattr(driver, "FUSE", "always")
+    monkeypatch.setattr(fusion, "MIN_NODES", 1)
+    # player 0 is current (3 cards, S 2); next is the queued player 1 (2 cards, S 5); previous is 2 (none, S 0)
+    assert value_of(EXPRESSIONS[0], "", BEFORE, players=3)[2] == 3
+    assert value_of(EXPRESSIONS[1], "", BEFORE, players=3)[2] == 20
+    assert value_of(EXPRESSIONS[2], "", BEFORE, players=3)[2] == 52
+    assert list(value_of(EXPRESSIONS[3], "", BEFORE, players=3)[2]) == [0, 1]
+    assert list(value_of(EXPRESSIONS[7], "", BEFORE, players=3)[2]) == [0, 2]
+
+
+def test_the_player_tables_are_written_in_the_code(monkeypatch):
+    """No closure call left for the owner: the fused source indexes a constant table."""
+    sources = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    monkeypatch.setattr(driver, "FUSE", "always")
+    monkeypatch.setattr(fusion, "MIN_NODES", 1)
+    value_of("(any player 'P (== (size ('P iloc HAND)) 0))", "", BEFORE, players=3)
+    text = "\n".join(sources)
+    assert "_piles[_k" in text and "[_e]]" in text, text
+    assert "env[" not in text, text  # no slot stored for a test reading only its element
+
+
+def test_a_small_guard_is_fused(monkeypatch):
+    """Two fused nodes are enough (fusion.MIN_NODES): a card's attribute compared with a constant."""
+    sources = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    assert fusion.MIN_NODES == 2
+    _, _, v = value_of("(!= (cardatt RANK (top ((0 player) iloc HAND))) EIGHT)", "", BEFORE, players=3)
+    assert v is True
+    assert any(".get('RANK', '')" in s and "'EIGHT'" in s for s in sources), sources
+
+
+def test_an_outer_variable_is_read_once_per_inner_loop(monkeypatch):
+    sources = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    _, _, v = value_of(EXPRESSIONS[-3], "", BEFORE, players=3)
+    assert list(v) == [0, 2, 3]  # hands of 3, 2 and 0 cards
+    text = "\n".join(sources)
+    assert "_s" in text and " = env[" in text, text  # the outer element read into a local at the start

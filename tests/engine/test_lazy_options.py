@@ -12,7 +12,9 @@ from recycle.engine.ops import undo_to
 from recycle.engine.play import play_game
 from recycle.engine.state import WAITING, LazyOption, Option
 from recycle.errors import InternalError
+from recycle.integrations.actions import option_key
 from recycle.lang import parse_game
+from recycle.players.montecarlo import option_key as mc_key
 from recycle.players.random_player import RandomPlayer
 
 DECK = "(RANK (A, TWO, THREE, FOUR, FIVE)) (SUIT (H, S, C))"
@@ -126,6 +128,10 @@ def test_ops_after_the_decision_was_taken():
     with pytest.raises(InternalError):
         o.ops  # noqa: B018 - the home state moved on: which state to compute from?
     assert o.ops_at(searched) == expected[2]
+    # describe, action ids and the Monte Carlo players read the ops from the state they are given
+    assert p.describe(searched, o) == p.describe(searched, Option(expected[2]))
+    assert option_key(p, searched, o, 0) == option_key(p, searched, Option(expected[2]), 0)
+    assert mc_key(p, searched, o, 1) == mc_key(p, searched, Option(expected[2]), 1)
     p.apply(searched, 2)
     fresh = p.new_game(1)
     p.apply(fresh, 2)

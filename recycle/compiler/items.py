@@ -99,12 +99,14 @@ class SampledOptions(list):
         self.estimate = max(float(f"{estimate:.12g}"), float(len(opts)))
 
 
-def option_builder(cx: Compiler, sims):
-    """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options."""
+def option_builder(cx: Compiler, sims, lazy_before: int):
+    """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options.
+
+    `lazy_before`: Program.lazy_anys before the walks were compiled (more now: some `any` makes lazy options)."""
     has_atomic = cx.has_atomic
     p = cx.p
     if not has_atomic:
-        return plain_option_builder(p, sims)
+        return plain_option_builder(p, sims, p.lazy_anys > lazy_before)
 
     def build(st):
         env = st.env
@@ -163,8 +165,11 @@ def option_builder(cx: Compiler, sims):
     return build
 
 
-def plain_option_builder(p, sims):
-    """option_builder for a game without atomic blocks: no sampling stream, no path budget, no estimate."""
+def plain_option_builder(p, sims, lazy: bool):
+    """option_builder for a game without atomic blocks: no sampling stream, no path budget, no estimate.
+
+    `lazy`: some `any` of the walks makes lazy options (options.add_lazy) when it ends a path at once:
+    it is told so by Program.lazy_finish, the `finish` of the decision being built."""
     def build(st):
         log: list[tuple] = []
         rec = st.rec
@@ -181,6 +186,9 @@ def plain_option_builder(p, sims):
                     raise _OptionLimit
                 append(Option(tuple(log)))
 
+        if lazy:
+            p.lazy_finish = finish
+            p.lazy_opts = opts
         try:
             _walk_clauses(sims, st, st.env, finish, 0)
         except _OptionLimit:
@@ -189,6 +197,8 @@ def plain_option_builder(p, sims):
         finally:
             st.log = None
             st.rec = rec
+            if lazy:
+                p.lazy_finish = p.lazy_opts = None
         return opts
     return build
 
@@ -206,13 +216,14 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
     an `ask`, by the player the ask is asking (cx.chooser_slot).  An optional step adds a pass (DECLINE)
     and is skipped, as one step and no decision, when its clauses give no option."""
     p = cx.p
+    lazy_before = p.lazy_anys
     sims = [cx.sim(c, sc) for c in clauses]
     pc = cx.emit(None, span, stages)
     p.choice_span[pc] = span
     nxt = pc + 1
     limit, step = p._limit, p._step
     ctx = f"while building the options of the {what} at {span}"
-    build = option_builder(cx, sims)
+    build = option_builder(cx, sims, lazy_before)
     p.decision_sims[pc] = sims  # walked again, step by step, by a person building a big turn (players.stepwise)
     asked = cx.chooser_slot
 
@@ -254,7 +265,7 @@ def gen_atomic_item(cx: Compiler, it: A.Atomic, sc, stages) -> None:
     p = cx.p
     decides = any(isinstance(x, A.Choice) for x in walk(it.body))
     sims = [sim_atomic(cx, it, sc)]
-    build = option_builder(cx, sims)
+    build = option_builder(cx, sims, cx.p.lazy_anys)  # no lazy options with atomic blocks
     span = it.span
     pc = cx.emit(None, span, stages)
     if decides:

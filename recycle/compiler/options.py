@@ -9,9 +9,13 @@ clause without a branch point straight to its direct closure and the others here
 """
 from __future__ import annotations
 
+from weakref import ref
+
 from ..engine.ops import UNDO, undo_to
-from ..errors import GameRuntimeError
+from ..engine.state import LazyOption
+from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
+from ..lang.ast import T
 from . import references as refs
 from .clauses import c_do
 from .context import Compiler, Form, _branches, _straight, repeat_count
@@ -99,6 +103,9 @@ def s_any(cx: Compiler, n: A.Loop, sc):
     p = cx.p
     if cx.has_atomic or cx.has_capacity:
         return s_any_ext(p, cf, s, body)
+    lazy = lazy_parts(cx, n.body, sc2, n.var, n.elem)
+    if lazy is not None:
+        p.lazy_anys += 1  # the decision's option builder then gives them its `finish` (items.plain_option_builder)
 
     def any_(st, env, k):
         elems = cf(st, env)
@@ -109,6 +116,9 @@ def s_any(cx: Compiler, n: A.Loop, sc):
         if p.branches > p.max_options * BRANCHES_PER_OPTION:
             raise _OptionLimit
         log = st.log
+        if lazy is not None and len(elems) >= LAZY_MIN_ELEMENTS and k is p.lazy_finish and not log:
+            add_lazy(p, st, env, s, elems, lazy)
+            return
         mark = len(log)
         old = env[s]
         for e in elems:
@@ -119,6 +129,177 @@ def s_any(cx: Compiler, n: A.Loop, sc):
                 UNDO[op[0]](st, op)
         env[s] = old
     return any_
+
+
+# ---------------------------------------------------------------- lazy options
+#
+# An `any` whose body is plain makes one option per element without walking it: a LazyOption whose
+# ops are computed when first read (Program.apply, describe, players that look at ops), by running the
+# body from the decision state.  That gives the log walking it would have given, provided that
+#
+# * the path reaches the `any` without any change logged and the `any` ends it: its continuation is the
+#   option builder's `finish` (plain_option_builder sets Program.lazy_finish) and the log is empty, so
+#   the state there is the decision state (every change made while options are built is logged, the
+#   variables bound on the way are kept in a snapshot of the environment);
+# * the body has no branch point and cannot be rejected (no atomic block nor capacity in the game);
+# * the body cannot raise a run-time error: the error would come when the option is read, not while the
+#   options are built;
+# * the body always logs a change: an option with an empty log is dropped (`finish`), so every element
+#   (whose guards hold) makes exactly one option, as walking it would.
+#
+# `lazy_parts` decides the last three statically and conservatively: the body is guards around a
+# sequence of "plain" actions (plain_action), the guards being evaluated while the options are built as
+# they are today.  Anything else, and every `any` met with a change already logged, is walked as before.
+#
+# A lazy option costs about what walking it costs when it is chosen, and the bookkeeping of the `any`
+# (its context, one object per option) comes on top: an `any` of one element is walked (measured on
+# Crazy Eights, whose plays are mostly among one or two cards: lazy single options made it 5% slower).
+LAZY_MIN_ELEMENTS = 2
+
+
+def plain_owner(o, var: str | None, vtype) -> bool:
+    """An owner of a pile or a cell that is always a valid game, player or loop player."""
+    t = type(o)
+    if t is A.GameOwner:
+        return True
+    if t is A.WhoRef:
+        return o.what == "player"
+    return t is A.Var and o.name == var and vtype == T.PLAYER and o.type == T.PLAYER
+
+
+def plain_location(n, var: str | None, vtype) -> bool:
+    """A stored, non-memory pile with a constant name and a plain owner: it always exists."""
+    return (type(n) is A.Location and n.kind != A.Visibility.MEMORY and n.index is None
+            and type(n.name) is A.Name and plain_owner(n.owner, var, vtype))
+
+
+def plain_action(n, var: str | None, vtype, last_top) -> tuple[bool, object]:
+    """Is action n plain (always logs, never raises)?  And the pile a card was last moved onto the top of.
+
+    Plain: `(turn pass)`; `(move 'C (top <pile>))` of the loop's own card to a plain location (a card of
+    a collection always lies somewhere); `(set <cell> <value>)` of a string cell of a plain owner to a name,
+    a variable or the attribute of the top card of the pile the last move went to (it holds that card).
+    """
+    t = type(n)
+    if t is A.TurnPass:
+        return True, last_top
+    if t is A.Move:
+        src = n.card.card if type(n.card) is A.Actual else n.card
+        dst = n.dest.card if type(n.dest) is A.Actual else n.dest
+        if (type(src) is A.Var and src.name == var and vtype == T.CARD and type(dst) is A.CardAt
+                and dst.pos == "top" and plain_location(dst.pile, var, vtype)):
+            return True, dst.pile
+        return False, None
+    if t is A.SetValue:
+        tg = n.target
+        if (tg.kind != "str" or tg.owner_type not in (None, T.PLAYER) or type(tg.name) is not A.Name
+                or not plain_owner(tg.owner, var, vtype)):
+            return False, None
+        v = n.value
+        if type(v) is A.Name or type(v) is A.Var:
+            return True, last_top
+        if (type(v) is A.CardAtt and type(v.attribute) is A.Name and type(v.card) is A.CardAt
+                and v.card.pos == "top" and last_top is not None and v.card.pile == last_top):
+            return True, last_top
+    return False, None
+
+
+def lazy_shape(n, var: str | None, vtype):
+    """(guard nodes, plain body) if clause n is guards around plain actions, else None."""
+    conds = []
+    while type(n) is A.Guarded:
+        conds.append(n.cond)
+        n = n.body
+    acts = n.clauses if type(n) is A.Do else (n,)
+    if not acts:
+        return None
+    top = None
+    for a in acts:
+        ok, top = plain_action(a, var, vtype, top)
+        if not ok:
+            return None
+    return conds, n
+
+
+def lazy_parts(cx: Compiler, body, sc, var: str | None, vtype):
+    """The compiled guards and plain body of a clause making lazy options, or None (walked as before)."""
+    if cx.has_atomic or cx.has_capacity:
+        return None
+    shape = lazy_shape(body, var, vtype)
+    if shape is None:
+        return None
+    conds, plain = shape
+    # the variable slots the plain body reads besides the loop's own: the values of `set`s (plain_action)
+    acts = plain.clauses if type(plain) is A.Do else (plain,)
+    reads = []
+    for a in acts:
+        if type(a) is A.SetValue and type(a.value) is A.Var and a.value.name != var:
+            b = sc.get(a.value.name)
+            if b is None:  # not a variable slot the scope knows: walked as before
+                return None
+            if not b[0] and b[1] not in reads:
+                reads.append(b[1])
+    return tuple(cx.expr(c, sc) for c in conds), cx.clause(plain, sc), tuple(reads)
+
+
+def lazy_ops(st, ctx, elem) -> tuple:
+    """The ops of a lazy option: its plain body run from the decision state st, logged, then undone.
+
+    The body reads no variable but the loop's and those in `binds` (lazy_parts), given their values of
+    the walk for the time of the run; the state's environment holds them."""
+    binds, s, plain = ctx[4], ctx[5], ctx[6]
+    env = st.env
+    olds = [(x, env[x]) for x, _ in binds] if binds else None
+    for x, v in binds:
+        env[x] = v
+    old = env[s]
+    env[s] = elem
+    log: list[tuple] = []
+    saved = st.log, st.rec
+    st.log = log
+    st.rec = None
+    try:
+        plain(st, env)
+        ops = tuple(log)
+        undo = UNDO
+        while log:  # undo_to(st, 0), inlined
+            op = log.pop()
+            undo[op[0]](st, op)
+    except Exception as e:  # a plain body cannot fail (lazy_parts)
+        raise InternalError(f"computing a lazily built option failed: {e!r}") from e
+    finally:
+        st.log, st.rec = saved
+        env[s] = old
+        if olds:
+            for x, v in olds:
+                env[x] = v
+    return ops
+
+
+def add_lazy(p, st, env, s, elems, lazy) -> None:
+    """Append a lazy option for each element (s: the loop's variable slot) whose guards hold."""
+    conds, plain, reads = lazy
+    opts = p.lazy_opts
+    most = p.max_options
+    ctx = (ref(st), st.decisions, st.pc, lazy_ops, tuple([(x, env[x]) for x in reads]) if reads else (), s, plain)
+    append = opts.append
+    if not conds:
+        if len(opts) + len(elems) > most:
+            raise _OptionLimit  # as `finish` would, at the option one too many
+        for e in elems:
+            append(LazyOption(ctx, e))
+        return
+    old = env[s]
+    for e in elems:
+        env[s] = e
+        for c in conds:
+            if not c(st, env):
+                break
+        else:
+            if len(opts) >= most:
+                raise _OptionLimit
+            append(LazyOption(ctx, e))
+    env[s] = old
 
 
 def s_any_ext(p, cf, s, body):

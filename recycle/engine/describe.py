@@ -54,7 +54,7 @@ def actions(prog: Program, st: State, option: Option, viewer: int | None = None)
         assert ghost is not None
         return prog.hidden_card_text(ghost, c)
 
-    for op in option.ops:
+    for op in option.ops_at(st):
         code = op[0]
         if code == MV:
             _, c, a, i, b, _j = op

@@ -29,7 +29,7 @@ from .ops import REDO
 from .recording import EventSink
 from .registry import Registry
 from .results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
-from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, Option, State
+from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, LazyOption, Option, State
 
 # How many random paths the random player tries through an atomic block before the
 # block contributes no option (extensions E4; docs/language.md, "atomic").
@@ -75,6 +75,11 @@ class Program(Registry):
         self.max_decisions = DEFAULT_MAX_DECISIONS
         self.max_steps = DEFAULT_MAX_STEPS
         self.max_options = DEFAULT_MAX_OPTIONS  # per decision; the game's (limits (options N)) or Program users
+        # while a decision without atomic blocks is built: its `finish` continuation and its option list, for
+        # the `any` loops and clauses that make lazy options (compiler.options.add_lazy)
+        self.lazy_finish: Callable | None = None
+        self.lazy_opts: list | None = None
+        self.lazy_anys = 0  # `any` loops compiled to make lazy options
         self.branches = 0  # `any` elements walked by the decision being built (compiler.options.BRANCHES_PER_OPTION)
         self.keys_fn: Callable[[State], list[tuple]] | None = None  # tie-break keys per player (E5)
         self.has_atomic = False
@@ -125,6 +130,8 @@ class Program(Registry):
             raise UsageError("apply(): the game is not waiting for a decision")
         if not (0 <= i < len(opts)):
             raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
+        o = opts[i]
+        ops = o.ops if o.__class__ is not LazyOption else o.ops_at(st)  # computed now, before the state changes
         n = st.decisions + 1
         # a decision whose atomic blocks were sampled lists one walk per block: its estimated number
         # of complete paths is kept too (compiler.items.SampledOptions)
@@ -132,7 +139,6 @@ class Program(Registry):
                            None if opts.__class__ is list else getattr(opts, "estimate", None)))
         st.decisions = n
         st.steps = 0
-        ops = opts[i].ops
         rec = st.rec
         if rec is not None:
             ev = {"type": "decision", "n": n, "seat": chooser, "kind": kind, "options": len(opts), "choice": i}

@@ -32,6 +32,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..errors import InternalError
+
 # status codes
 RUNNING = 0
 WAITING = 1  # at a decision point: options built, waiting for apply()
@@ -154,11 +156,70 @@ class Option:
         # virtual-list entries refer to option-building scratch lists: drop them, they never replay
         return (Option, (self.actions,))
 
+    def ops_at(self, st: State) -> tuple:
+        """The ops of this option of the decision `st` is waiting at (for a LazyOption: computed from st if need be)."""
+        return self.ops
+
+
+class LazyOption(Option):
+    """An option made without walking its path (compiler.options, "lazy options"): its ops are computed when
+    first read, by running the option's plain body from the decision state, and kept.
+
+    `ctx` is shared by the options of one `any`: (a weak reference to the home state, its decision count,
+    its pc, the function computing the ops, the (slot, value) pairs of the variables the body reads, the
+    loop's variable slot, the plain body); `elem` is this option's element.  The home state is the
+    state whose decision built the option; while it waits at that decision the ops are computed from
+    it.  After it has moved on, `ops_at(st)` computes them from st, a copy of the home state at the
+    decision (a clone a player searched), and `ops` cannot tell which state to use: it raises
+    InternalError.  The reference is weak: the home state holds its options, which would otherwise
+    hold it in a reference cycle.
+    """
+
+    __slots__ = ("_ctx", "_elem", "_ops")
+
+    def __init__(self, ctx: tuple, elem):
+        self._ctx = ctx
+        self._elem = elem
+        self._ops = None
+
+    def _home(self) -> State | None:
+        """The home state, if it still waits at the decision that built this option."""
+        ctx = self._ctx
+        home = ctx[0]()
+        if (home is not None and home.decisions == ctx[1] and home.pc == ctx[2] and home.status == WAITING
+                and home.log is None):
+            return home
+        return None
+
+    @property
+    def ops(self) -> tuple:  # type: ignore[override]
+        ops = self._ops
+        if ops is None:
+            home = self._home()
+            if home is None:
+                raise InternalError("the ops of a lazily built option were read after its decision was taken: "
+                                    "read them with option.ops_at(state)")
+            ops = self._ops = self._ctx[3](home, self._ctx, self._elem)
+        return ops
+
+    def ops_at(self, st: State) -> tuple:
+        ops = self._ops
+        if ops is None:
+            home = self._home()
+            if home is None:  # computed from st, not kept: another copy may differ in what its player cannot see
+                return self._ctx[3](st, self._ctx, self._elem)
+            ops = self._ops = self._ctx[3](home, self._ctx, self._elem)
+        return ops
+
+    def __reduce__(self):
+        return (Option, (self.actions,))
+
 
 class State:
     """The mutable state of one game (spec §1.3).  Clone with `clone()`; compare with `==`."""
 
     __slots__ = (
+        "__weakref__",  # lazy options refer to the state that built them weakly (LazyOption)
         "boards",
         "catt",
         "chooser",
@@ -267,14 +328,18 @@ class State:
         return c
 
     def __getstate__(self):
-        d = {k: getattr(self, k) for k in State.__slots__}
+        d = {k: getattr(self, k) for k in DATA_SLOTS}
         d["rec"] = None
         d["log"] = None
         d["sampler"] = None
+        opts = self.opts
+        if opts is not None and opts.__class__ is list and any(o.__class__ is LazyOption for o in opts):
+            # a lazy option refers to its home state: pickled with the ops it has in this state
+            d["opts"] = [Option(o.ops_at(self)) if o.__class__ is LazyOption else o for o in opts]
         return d
 
     def __setstate__(self, d):
-        for k in State.__slots__:
+        for k in DATA_SLOTS:
             setattr(self, k, d.get(k))
 
     def _key(self):
@@ -300,3 +365,6 @@ class State:
     def __repr__(self) -> str:
         return (f"<State pc={self.pc} status={STATUS_NAMES.get(self.status)} decisions={self.decisions} "
                 f"player={self.pcyc[-2] if self.pcyc else None}>")
+
+
+DATA_SLOTS = tuple(k for k in State.__slots__ if k != "__weakref__")  # what a state is made of (pickling)

@@ -115,7 +115,7 @@ def option_key(prog: Program, st: State, option, viewer: int) -> tuple[str, ...]
     """The key of an engine option: its actions' texts as `viewer` sees them."""
     # Describing for a viewer replays the option on a copy of the state (to say where hidden cards
     # lie); an option that moves no card out of a pile the viewer cannot see reads the same without.
-    hides = any(op[0] == MV and not prog.sees(viewer, op[2]) for op in option.ops)
+    hides = any(op[0] == MV and not prog.sees(viewer, op[2]) for op in option.ops_at(st))
     texts = [a.text for a in actions(prog, st, option, viewer if hides else None)]
     if any("#" in t for t in texts):
         texts = [_CARD_OWNER.sub(lambda m: _card_owner(prog, st, m, viewer), t) for t in texts]

@@ -87,7 +87,7 @@ def option_key(prog, st, option, viewer: int) -> tuple:
     and shuffle permutations left out (they come from the hidden game stream)."""
     where, sees = st.where, prog.sees
     out = []
-    for op in option.ops:
+    for op in option.ops_at(st):
         code = op[0]
         if code == MV:
             c = op[1]

@@ -1,0 +1,165 @@
+"""Lazy options (compiler.options, "lazy options"): an `any` whose body is plain makes its options without
+walking them, and their ops, computed when read, are those walking them gives."""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from recycle.compiler import compile_game
+from recycle.compiler.options import _walk_clauses
+from recycle.engine.ops import undo_to
+from recycle.engine.play import play_game
+from recycle.engine.state import WAITING, LazyOption, Option
+from recycle.errors import InternalError
+from recycle.integrations.actions import option_key
+from recycle.lang import parse_game
+from recycle.players.montecarlo import option_key as mc_key
+from recycle.players.random_player import RandomPlayer
+
+DECK = "(RANK (A, TWO, THREE, FOUR, FIVE)) (SUIT (H, S, C))"
+DEAL = "(all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))"
+
+
+def G(choice: str, players: int = 2, declares: str = "", limits: str = ""):
+    """A game dealing four cards to each player, then making them choose in turn until every hand is empty."""
+    text = (f"(game {declares} {limits} (setup (create players {players}) "
+            f"(create deck (game iloc STOCK) (deck {DECK}))) (do ({DEAL})) "
+            "(stage player (end (all player 'P (== (size ('P iloc HAND)) 0))) "
+            f"(choice ({choice} ((== (size ((current player) iloc HAND)) 0) (turn pass))))) "
+            "(scoring max ((current player) sto SCORE)))")
+    return compile_game(parse_game(text, "t.rcy"))
+
+
+def walked(prog, st) -> list[tuple]:
+    """The ops of each option of the decision st waits at, every path walked (as before lazy options)."""
+    out: list[tuple] = []
+    st2 = st.clone()
+    st2.log = []
+
+    def k(s, env):  # not the builder's `finish`: every `any` walks its elements
+        if s.log:
+            out.append(tuple(s.log))
+
+    _walk_clauses(prog.decision_sims[st2.pc], st2, st2.env, k, 0)
+    undo_to(st2, 0)
+    assert st2 == st  # the walk left the state as it was
+    return out
+
+
+PLAIN = "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) " \
+        "(set (game str LAST) (cardatt SUIT (top (game vloc DISCARD)))))))"
+
+
+def test_plain_any_makes_lazy_options_with_the_walked_ops():
+    p = G(PLAIN + " (turn pass)")
+    st = p.new_game(1)
+    opts = p.options(st)
+    assert [type(o) for o in opts] == [LazyOption] * 4 + [Option]
+    assert [o.ops for o in opts] == walked(p, st)
+    assert [op[0] for op in opts[0].ops] == [0, 6]  # MV then SET
+
+
+def test_guarded_plain_body_is_lazy_and_its_guard_still_filters():
+    p = G("(any ((current player) iloc HAND) 'C ((== (cardatt SUIT 'C) H) (move 'C (top (game vloc DISCARD)))))")
+    st = p.new_game(1)
+    opts = p.options(st)
+    hearts = [c for c in p.pile(st, 0, "iloc", "HAND") if st.catt[c]["SUIT"] == "H"]
+    assert len(opts) == len(hearts) == 1 and all(type(o) is LazyOption for o in opts)
+    assert [o.ops for o in opts] == walked(p, st)
+
+
+def test_nested_any_at_the_start_of_a_path_is_lazy():
+    # Go Fish: the inner `any` of players, under a guard and a `let`, is reached with nothing logged
+    p = G("(any 'RANKS 'R (let (filter ((current player) iloc HAND) 'MR (== (cardatt RANK 'MR) 'R)) 'MINE "
+          "((> (size 'MINE) 0) (any (other player) 'OP (do ((set ('OP str WHO) CHOSEN) (set (game str RANK) 'R)))))))",
+          players=3, declares="(declare (A, TWO, THREE, FOUR, FIVE) 'RANKS)")
+    st = p.new_game(1)
+    opts = p.options(st)
+    assert len(opts) == 2 * 2 and all(type(o) is LazyOption for o in opts)
+    assert [o.ops for o in opts] == walked(p, st)
+    assert {o.ops[1][3] for o in opts} == {"FOUR", "FIVE"}  # the rank of each option's path
+
+
+@pytest.mark.parametrize("choice", [
+    # one element: a lazy option would not pay (options.LAZY_MIN_ELEMENTS)
+    "(any (filter ((current player) iloc HAND) 'X (== (cardatt RANK 'X) FOUR)) 'C (move 'C (top (game vloc DISCARD))))",
+    # a change logged before the `any`: the state there is not the decision state
+    "(do ((set (game str LAST) X) (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))))",
+    # an action that may fail (an empty pile) or may overflow
+    "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) "
+    "(move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))",
+    "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) (inc (game sto N) 1))))",
+    # a guard inside the body: evaluated after a change
+    "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) "
+    "((== (game str LAST) X) (set (game str LAST) Y)))))",
+    # a `set` of the top card's attribute after a move elsewhere: that pile may be empty
+    "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) "
+    "(set (game str LAST) (cardatt SUIT (top (game vloc OTHER)))))))",
+])
+def test_other_bodies_are_walked(choice):
+    p = G(choice)
+    st = p.new_game(1)
+    opts = p.options(st)
+    assert opts and all(type(o) is Option for o in opts)
+
+
+def test_the_option_limit_is_the_same():
+    p = G(PLAIN, limits="(limits (options 3))")
+    st = p.new_game(1)
+    assert st.status != WAITING and st.limit is not None and st.limit[0] == "options"
+    p = G(PLAIN, limits="(limits (options 4))")
+    assert len(p.options(p.new_game(1))) == 4
+
+
+def test_a_guard_that_fails_fails_while_the_options_are_built():
+    p = G("(any ((current player) iloc HAND) 'C ((== (// 1 0) 1) (move 'C (top (game vloc DISCARD)))))")
+    st = p.new_game(1)
+    assert st.error is not None and "building the options" in st.error.format()
+
+
+def test_ops_after_the_decision_was_taken():
+    p = G(PLAIN)
+    st = p.new_game(1)
+    searched = st.clone()  # a copy a player searches, sharing the options
+    expected = walked(p, st)
+    p.apply(st, 0)
+    o = searched.opts[2]
+    with pytest.raises(InternalError):
+        o.ops  # noqa: B018 - the home state moved on: which state to compute from?
+    assert o.ops_at(searched) == expected[2]
+    # describe, action ids and the Monte Carlo players read the ops from the state they are given
+    assert p.describe(searched, o) == p.describe(searched, Option(expected[2]))
+    assert option_key(p, searched, o, 0) == option_key(p, searched, Option(expected[2]), 0)
+    assert mc_key(p, searched, o, 1) == mc_key(p, searched, Option(expected[2]), 1)
+    p.apply(searched, 2)
+    fresh = p.new_game(1)
+    p.apply(fresh, 2)
+    assert searched == fresh
+
+
+def test_pickled_waiting_state_keeps_its_options():
+    p = G(PLAIN)
+    st = p.new_game(1)
+    copy = pickle.loads(pickle.dumps(st))
+    assert [o.ops for o in copy.opts] == [o.ops for o in st.opts]
+    assert all(type(o) is Option for o in copy.opts)
+
+
+def test_played_games_are_the_same_as_walked_ones():
+    """Every decision of random games: the lazy options' ops are the walked ones."""
+    p = G(PLAIN + " (any ((current player) iloc HAND) 'C ((== (cardatt RANK 'C) A) (turn pass)))")
+    lazy = 0
+    for seed in range(5):
+        st = p.new_game(seed)
+        players = [RandomPlayer() for _ in range(2)]
+        for s, pl in enumerate(players):
+            pl.start(p, s, seed + s)
+        while st.status == WAITING:
+            lazy += sum(type(o) is LazyOption for o in st.opts)
+            assert [o.ops for o in st.opts] == walked(p, st)
+            p.apply(st, players[st.chooser].choose(p, st))
+        assert st.error is None
+    assert lazy > 20
+    r = play_game(p, 3, [RandomPlayer(), RandomPlayer()])
+    assert r.outcome == "completed"

@@ -103,7 +103,7 @@ def location(cx: Compiler, n: A.Location, sc):
     xf = cx.expr(n.index, sc) if n.index is not None else None
     span = n.span
     # a computed name written with an index is an indexed family too, known only when reached
-    pile_id = p.indexed_pile_id if xf is not None and not nc else p.pile_id
+    pile_id = p.indexed_pile_id if xf is not None and not cx.const(n.name, sc)[0] else p.pile_id
 
     def loc(st, env):
         o = 0 if of is None else of(st, env)

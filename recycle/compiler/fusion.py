@@ -25,11 +25,8 @@ first time it is computed (the program's, for all its games).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from itertools import count
-
-import attrs
 
 from ..errors import InternalError
 from ..lang import ast as A
@@ -38,6 +35,7 @@ from . import boards
 from . import references as refs
 from .context import Compiler
 from .expressions import no_card_attribute
+from .fusion_trees import GEOMETRY, children, depth, draws_random, free_vars, geometric_slot, shared_loops
 
 # An expression is fused if it has a loop, or at least this many fused nodes.  Two are enough: a
 # guard such as (!= (cardatt RANK (top (game vloc DISCARD))) EIGHT) is one call fused and three
@@ -45,13 +43,12 @@ from .expressions import no_card_attribute
 MIN_NODES = 2
 
 _ATOMS = (int, str, bool, type(None))
-_LOOPS = (A.Quantifier, A.Filter)
 _NOT_YET = object()  # a shared subexpression not computed yet
 
 
 def fuse(cx: Compiler, n, sc) -> Callable | None:
     """The generated function evaluating n, or None if n is better left to its closure."""
-    if type(n) not in FUSED or not _worth(cx, n, sc) or _depth(n) > MAX_FUSED_DEPTH:
+    if type(n) not in FUSED or not _worth(cx, n, sc) or depth(n) > MAX_FUSED_DEPTH:
         return None
     return _Source(cx).compile(n, sc)
 
@@ -59,19 +56,6 @@ def fuse(cx: Compiler, n, sc) -> Callable | None:
 # Python's own parser refuses source nested about 200 parentheses deep: a deeper expression
 # (forms may nest up to reader.MAX_DEPTH) keeps its closures.
 MAX_FUSED_DEPTH = 60
-
-
-def _depth(n) -> int:
-    """How deep the AST below n nests (without recursion: n may be deep)."""
-    deepest = 0
-    todo = [(n, 1)]
-    while todo:
-        m, d = todo.pop()
-        deepest = max(deepest, d)
-        for f in attrs.fields(type(m)):
-            v = getattr(m, f.name)
-            todo.extend((x, d + 1) for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, A.Node))
-    return deepest
 
 
 def _worth(cx: Compiler, n, sc) -> bool:
@@ -87,115 +71,8 @@ def _worth(cx: Compiler, n, sc) -> bool:
         nodes += 1
         if nodes >= MIN_NODES:
             return True
-        todo.extend(x for x in _children(m) if x is not None)
+        todo.extend(x for x in children(m) if x is not None)
     return False
-
-
-def _shared(n) -> set:
-    """The subexpressions of n worth computing once: loops written more than once, closed and not random."""
-    seen: Counter = Counter()
-    todo = [n]
-    while todo:
-        m = todo.pop()
-        if type(m) in _LOOPS:
-            seen[m] += 1
-        todo.extend(_subnodes(m))
-    return {m for m, k in seen.items() if k > 1 and not _free(m) and not _random(m)}
-
-
-def _subnodes(m) -> list:
-    out = []
-    for f in attrs.fields(type(m)):
-        v = getattr(m, f.name)
-        for x in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(x, A.Node):
-                out.append(x)
-    return out
-
-
-def _free(m) -> set:
-    """The variable names m reads without binding them (the binding forms bind `var` in all but `coll`)."""
-    if type(m) is A.Var:
-        return {m.name}
-    var = getattr(m, "var", None)
-    out: set = set()
-    for f in attrs.fields(type(m)):
-        v = getattr(m, f.name)
-        for x in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(x, A.Node):
-                inner = _free(x)
-                out |= inner - {var} if var is not None and f.name != "coll" else inner
-    return out
-
-
-def _random(m) -> bool:
-    """Does m draw from the game's stream (a random number, or a tie between extreme cards)?"""
-    return type(m) in (A.Random, A.CardExtreme) or any(_random(x) for x in _subnodes(m))
-
-
-# The forms whose value depends on the shape of a board alone (and on their operands).
-_GEOMETRY = (A.Coord, A.Neighbors, A.CellAt, A.Line, A.Ray, A.Cells)
-
-
-def _geometric(cx: Compiler, n, sc) -> int | None:
-    """The env slot of the one variable n depends on, if n is board geometry of that variable, else None."""
-    slots: set = set()
-    board = False
-    todo = [n]
-    while todo:
-        m = todo.pop()
-        t = type(m)
-        if cx.const(m, sc)[0] or t is A.NameList:
-            continue
-        if t is A.Var:
-            slots.add(sc[m.name][1])
-            continue
-        if t is A.Location:
-            if refs.static_pid(cx, m, sc) is None:
-                return None
-            continue
-        if t is A.Arith:
-            if m.op not in ("+", "-", "*"):
-                return None
-        elif t in _GEOMETRY:
-            board = True
-            if t is A.Neighbors and m.dirs is not None and type(m.dirs) is not A.NameList:
-                return None
-        else:
-            return None
-        todo.extend(_subnodes(m))
-    return slots.pop() if board and len(slots) == 1 else None
-
-
-def _children(m) -> tuple:
-    t = type(m)
-    if t is A.Compare:
-        return (m.left, m.right)
-    if t is A.Logic or t is A.Arith:
-        return m.args
-    if t is A.Not:
-        return (m.arg,)
-    if t is A.Size:
-        return (m.coll,)
-    if t is A.CardAt:
-        return (m.pile,)
-    if t is A.CardAtt:
-        return (m.card,)
-    if t is A.Storage:
-        return (m.owner,)
-    if t is A.Coord:
-        return (m.cell,)
-    if t is A.Cells:
-        return (m.board,)
-    if t is A.Neighbors:
-        return (m.cell, m.dirs)
-    if t is A.Components:
-        return (m.cells,)
-    if t is A.CallExpr:
-        return (*m.args, m.body)
-    if t is A.IfExpr:
-        return (m.cond, m.then, m.orelse)
-    return ()
 
 
 # The state's lists a generated function reads, bound once per call (an expression changes none of them).
@@ -217,7 +94,7 @@ class _Source:
         self.ids = count()
         self.local: dict[int, str] = {}  # env slot -> the local holding its value, in the function being written
         self.pids: set[str] = set()  # the locals known to hold a stored pile's id, in the function being written
-        self.shared: set = set()  # subexpressions computed once (_shared)
+        self.shared: set = set()  # subexpressions computed once (shared_loops)
         self.memo: dict = {}  # shared subexpression -> its source, in the function being written
         self.filling = False  # writing the function that fills a geometry table
         # the env slots whose values change while the loop function being written runs (its variable,
@@ -227,7 +104,7 @@ class _Source:
         self.ns["_NOT_YET"] = _NOT_YET
 
     def compile(self, n, sc) -> Callable:
-        self.shared = _shared(n)
+        self.shared = shared_loops(n)
         self.function("_fused", "", f"    return {self.src(n, sc)}\n")
         exec(compile("\n".join(self.defs), f"<fused {n.span}>", "exec"), self.ns)
         return self.ns["_fused"]
@@ -266,7 +143,7 @@ class _Source:
             return self.const(v)
         f = FUSED.get(type(n))
         if f is None:
-            if type(n) in _GEOMETRY:
+            if type(n) in GEOMETRY:
                 return self.geometry(n, sc) or self.call(self.cx.expr(n, sc))
             key = self.invariant(n, sc)
             if key is None:
@@ -302,7 +179,7 @@ class _Source:
         if self.varying is None or type(n) in _NOT_HOISTED or self.filling:
             return None
         slots = []
-        for name in sorted(_free(n)):
+        for name in sorted(free_vars(n)):
             b = sc.get(name)
             if b is None:
                 return None
@@ -310,13 +187,13 @@ class _Source:
                 if b[1] in self.varying:
                     return None
                 slots.append((name, b[1]))
-        if _random(n):
+        if draws_random(n):
             return None
         return (n, tuple(slots))
 
     def geometry(self, n, sc) -> str | None:
         """n read from a table by the value of its one variable, if it is board geometry (None otherwise)."""
-        slot = None if self.filling else _geometric(self.cx, n, sc)
+        slot = None if self.filling else geometric_slot(self.cx, n, sc)
         if slot is None:  # (parts of a geometric part are computed with it, not read from tables of their own)
             return None
         table: dict = {}

@@ -1,13 +1,18 @@
 """The RECYCLE Language Server on pygls: the protocol's side; what the answers say is in analysis.py.
 
 Diagnostics are computed on open and save at once, and on change after a short pause (typing
-quickly checks once).  A document's reading (tokens, names) is kept until its text changes.
+quickly checks once), in a thread of their own: checking a large file, or one with a missing `)`
+whose place the reader searches for, can take a second or two, and hover, completion and the
+other requests are answered meanwhile.  A check whose text has changed since is not published
+(the newer text's check follows).  A document's reading (tokens, names) is kept until its text
+changes.
 Files are read in the dialect of `recycle lsp --dialect` (default auto), which the client may
 replace with the initialization option `{"dialect": "auto"|"modern"|"xam"}`.
 """
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -43,6 +48,9 @@ class RecycleServer(LanguageServer):
         self.dialect = dialect  # how game files are read (docs/language.md §27)
         self.docs: dict[str, tuple[int | None, An.Document]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        # one checking thread: checks run one at a time, in the order asked (the loader is not
+        # made to be run by two threads at once)
+        self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recycle-check")
 
     def document(self, uri: str) -> An.Document:
         """The reading of an open document, made again only when its text changed."""
@@ -65,11 +73,21 @@ class RecycleServer(LanguageServer):
         return An.chain(self.document(uri), read_text)
 
     def validate(self, uri: str) -> None:
+        """Check the document in the checking thread; its diagnostics are published when done."""
         self.pending.pop(uri, None)
         doc = self.document(uri)
+        reading = self.docs[uri]
+        done = asyncio.get_running_loop().run_in_executor(self.checker, An.diagnose, doc)
+        done.add_done_callback(lambda f: self.publish(uri, reading, f))
+
+    def publish(self, uri: str, reading: tuple, done: asyncio.Future) -> None:
+        """Publish a finished check (in the server's loop), unless the text changed or closed since."""
+        if self.docs.get(uri) is not reading:
+            return
+        problems = done.result()  # an exception here is a bug: the server's loop reports it
         diags = [L.Diagnostic(range=_range(p.start, p.end), message=p.message, severity=SEVERITY[p.severity],
                               code=p.cls, source="recycle")
-                 for p in An.diagnose(doc)]
+                 for p in problems]
         self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
 
     def later(self, uri: str) -> None:

@@ -39,8 +39,8 @@ FIXED = BROKEN.replace("sise", "size")
 class Client:
     """A minimal LSP client: requests wait for their answer; notifications are kept in order."""
 
-    def __init__(self, cwd: Path, *args: str):
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
+    def __init__(self, cwd: Path, *args: str, path: tuple[Path, ...] = ()):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (*path, REPO)))}
         self.proc = subprocess.Popen([sys.executable, "-m", "recycle", "lsp", *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
         self.messages: queue.Queue = queue.Queue()
@@ -270,3 +270,47 @@ def test_the_dialect_comes_from_the_command_line_and_the_editor_may_replace_it(t
     # an unknown dialect in the options is shown, and the command line's stays
     diags, shown = _old_diagnostics(tmp_path, ("--dialect", "xam"), {"dialect": "ancient", "other": 1})
     assert diags == [] and len(shown) == 1 and "unknown dialect 'ancient'" in shown[0]
+
+
+# Put on the server's path as sitecustomize: every check takes 2 s more, as a large file with a
+# missing `)` can (the reader searches where it goes).
+SLOW_CHECKS = """
+import time
+from recycle.lsp import analysis
+_check = analysis.diagnose
+def _slow(doc):
+    time.sleep(2.0)
+    return _check(doc)
+analysis.diagnose = _slow
+"""
+
+
+def test_requests_are_answered_while_a_file_is_checked_and_a_stale_check_is_not_published(tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(SLOW_CHECKS, "utf-8")
+    path = tmp_path / "small.gdl"
+    path.write_text(BROKEN, "utf-8")
+    uri = path.resolve().as_uri()
+    c = Client(tmp_path, path=(shim,))
+    try:
+        c.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        c.notify("initialized", {})
+        c.notify("textDocument/didOpen",
+                 {"textDocument": {"uri": uri, "languageId": "recycle", "version": 1, "text": BROKEN}})
+        # asked while the broken text is being checked: answered at once, before its diagnostics
+        h = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": pos(BROKEN, "choice", 2)})
+        assert "(choice (CLAUSE+))" in h["contents"]["value"]
+        assert not any(n.get("method") == "textDocument/publishDiagnostics" for n in c.notes)
+        # fixed (and saved) before that check ends: only the fixed text's diagnostics are published
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                            "contentChanges": [{"text": FIXED}]})
+        c.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        assert [d for d in c.diagnostics(uri) if d["severity"] == 1] == []
+        c.request("shutdown", None)
+        assert not any(n.get("method") == "textDocument/publishDiagnostics" for n in c.notes)
+        c.notify("exit", None)
+        assert c.proc.wait(timeout=TIMEOUT) == 0
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()

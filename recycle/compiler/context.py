@@ -148,6 +148,8 @@ def _straight(ex):
     def sim(st, env, k):
         ex(st, env)
         k(st, env)
+    # what the walk is made of, for a decision whose clauses are all straight (items.straight_option_builder)
+    setattr(sim, "straight", (None, ex))  # noqa: B010 - mypy knows no attributes of functions
     return sim
 
 
@@ -157,6 +159,7 @@ def _straight_guarded(cond, body):
         if cond(st, env):
             body(st, env)
         k(st, env)
+    setattr(sim, "straight", (cond, body))  # noqa: B010 - as in _straight
     return sim
 
 

@@ -6,7 +6,7 @@ next `st.pc` itself, so a state can be cloned at any decision point.
 from __future__ import annotations
 
 from ..engine import algorithms as alg
-from ..engine.ops import REDO, undo_to
+from ..engine.ops import REDO, UNDO, undo_to
 from ..engine.stack import with_room
 from ..engine.state import DCL, WAITING, Option
 from ..errors import GameRuntimeError
@@ -14,7 +14,7 @@ from ..lang import ast as A
 from ..lang.consts import walk
 from .atomic import sim_atomic
 from .context import Compiler, ItemForm
-from .options import _EnumerationBudget, _OptionLimit, _walk_clauses
+from .options import _EnumerationBudget, _OptionLimit, _Reject, _walk_clauses
 from .walks import WalkStream
 
 _err = GameRuntimeError
@@ -170,6 +170,9 @@ def plain_option_builder(p, sims, lazy: bool):
 
     `lazy`: some `any` of the walks makes lazy options (options.add_lazy) when it ends a path at once:
     it is told so by Program.lazy_finish, the `finish` of the decision being built."""
+    parts = [getattr(s, "straight", None) for s in sims]
+    if not lazy and all(x is not None for x in parts):
+        return straight_option_builder(p, parts)
     def build(st):
         log: list[tuple] = []
         rec = st.rec
@@ -199,6 +202,48 @@ def plain_option_builder(p, sims, lazy: bool):
             st.rec = rec
             if lazy:
                 p.lazy_finish = p.lazy_opts = None
+        return opts
+    return build
+
+
+def straight_option_builder(p, parts):
+    """plain_option_builder for a decision whose clauses have no branch point (poker's bets): each clause,
+    (guard, body) or (None, body), is one path from the decision's state, tested and run here without
+    the walk's continuation, its option (if it changed anything) kept and its changes undone; the
+    same options, in the same order, as the walk makes (Kuhn and Leduc poker 6% faster; issue 16)."""
+    undo = UNDO
+
+    def build(st):
+        log: list[tuple] = []
+        rec = st.rec
+        st.log = log
+        st.rec = None
+        opts: list[Option] = []
+        p.branches = 0
+        most = p.max_options
+        env = st.env
+        try:
+            for cond, body in parts:
+                if cond is not None and not cond(st, env):
+                    continue  # the walk's path would end here with nothing logged: no option
+                try:
+                    body(st, env)
+                except _Reject:
+                    pass
+                else:
+                    if log:
+                        if len(opts) >= most:
+                            raise _OptionLimit
+                        opts.append(Option(tuple(log)))
+                while log:  # undo_to(st, 0), inlined
+                    op = log.pop()
+                    undo[op[0]](st, op)
+        except _OptionLimit:
+            undo_to(st, 0)
+            return None
+        finally:
+            st.log = None
+            st.rec = rec
         return opts
     return build
 

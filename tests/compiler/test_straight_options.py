@@ -1,0 +1,52 @@
+"""Decisions whose clauses have no branch point (items.straight_option_builder): each clause is
+tested and run in a loop of its own instead of the option walk, and must give the options the
+walk gives, in the same order: guards that fail, a guard that holds, clauses without a guard."""
+from __future__ import annotations
+
+from recycle.compiler import items
+from recycle.compiler.options import _walk_clauses
+from recycle.engine.state import WAITING
+from recycle.players.random_player import RandomPlayer
+from support.games import load, make_game
+
+BETS = make_game(items="""(stage player
+  (end (>= (game sto TURNS) 6))
+  (choice (
+    ((< (game sto POT) 3) (inc (game sto POT) 1))
+    ((> (game sto POT) 100) (inc (game sto POT) 5))
+    (do ((inc (game sto TURNS) 1) (inc ((current player) sto CHIPS) 2)))
+    ((> (game sto POT) 100) (inc (game sto POT) 0))
+    (inc (game sto POT) 0))))""")
+
+
+def walked(prog, st) -> list[tuple]:
+    """The options of the decision st waits at, as the walk of its clauses builds them."""
+    st = st.clone()
+    log: list[tuple] = []
+    st.log = log
+    found: list[tuple] = []
+
+    def finish(s, env):
+        if log:
+            found.append(tuple(log))
+    _walk_clauses(prog.decision_sims[st.pc], st, st.env, finish, 0)
+    st.log = None
+    return found
+
+
+def test_straight_clauses_give_the_options_of_the_walk(monkeypatch):
+    used = []
+    real = items.straight_option_builder
+    monkeypatch.setattr(items, "straight_option_builder", lambda p, parts: used.append(len(parts)) or real(p, parts))
+    prog = load(BETS)
+    assert used == [5]
+    counts = set()
+    for seed in range(40):
+        st = prog.new_game(seed)
+        rng = RandomPlayer()
+        rng.start(prog, 0, seed)
+        while st.status == WAITING:
+            assert [o.ops for o in st.opts] == walked(prog, st)
+            counts.add(len(st.opts))
+            prog.apply(st, rng.choose(prog, st))
+    assert counts == {2, 3}  # with and without the bet the pot still allows

@@ -28,6 +28,17 @@ from .options import _Reject
 _err = GameRuntimeError
 
 
+
+# The end of both generated moves to a top: card c, taken from pile a at index i, put on top of
+# pile b, its place and the change logged (for options being built) and recorded.
+_PUT_ON_TOP = ("    d = piles[b]\n"
+               "    d.append(c)\n"
+               "    st.where[c] = b\n"
+               "    if st.log is not None:\n"
+               "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
+               "    if st.rec is not None:\n"
+               "        st.rec.move(st, c, a, b)\n")
+
 def a_move(cx: Compiler, n: A.Move, sc):
     p = cx.p
     kind = p.pile_kind
@@ -53,13 +64,7 @@ def a_move(cx: Compiler, n: A.Move, sc):
                                       "    c = pa.pop()\n"
                                       # before the append: a and b may be the same pile (the card stays on top)
                                       "    i = len(pa)\n"
-                                      "    d = piles[b]\n"
-                                      "    d.append(c)\n"
-                                      "    st.where[c] = b\n"
-                                      "    if st.log is not None:\n"
-                                      "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
-                                      "    if st.rec is not None:\n"
-                                      "        st.rec.move(st, c, a, b)\n", ns)
+                                      + _PUT_ON_TOP, ns)
 
     # fast path: (move 'C (top <location>)), the move of an option built for every card of a hand;
     # the same steps as `move` below for a card in a variable and a stored destination's top
@@ -76,13 +81,7 @@ def a_move(cx: Compiler, n: A.Move, sc):
                                           "    i = pa.index(c)\n"
                                           f"    b = {_pid_src(cx, dst_node.pile, sc, ns, '_b')}\n"
                                           "    del pa[i]\n"
-                                          "    d = piles[b]\n"
-                                          "    d.append(c)\n"
-                                          "    st.where[c] = b\n"
-                                          "    if st.log is not None:\n"
-                                          "        st.log.append((MV, c, a, i, b, len(d) - 1))\n"
-                                          "    if st.rec is not None:\n"
-                                          "        st.rec.move(st, c, a, b)\n", ns)
+                                          + _PUT_ON_TOP, ns)
 
     srcf = refs.card_source(cx, n.card, sc)
 

@@ -31,13 +31,9 @@ LIMIT_HELP = {
 }
 
 
-def limit_lines(records) -> list[str]:
-    """One line per limit that stopped games: how many, which limit and how to raise it."""
-    return limit_lines_of(Counter(r.end_reason for r in records))
-
-
 def limit_lines_of(counts) -> list[str]:
-    """limit_lines from a count of games per end reason."""
+    """One line per limit that stopped games (from a count of games per end reason): how many, which
+    limit and how to raise it."""
     return [f"{counts[k]} game{'s' if counts[k] != 1 else ''} stopped at {LIMIT_HELP[k]}"
             for k in LIMIT_REASONS if counts.get(k)]
 

@@ -29,16 +29,14 @@ from .runs import (
     direction_text,
     interval,
     length_runs,
-    limit_lines,
     limit_lines_of,
     mean_ci,
     outcome_block,
-    outcome_of,
     outcome_runs,
     ranks_of,
     winners_of,
 )
-from .stats import bootstrap_apply, describe, mean, quantile, sd, wilson
+from .stats import bootstrap_apply, describe, quantile, sd, wilson
 
 # ---------------------------------------------------------------- §3.3 length and branching
 
@@ -401,88 +399,6 @@ def format_summary(stats: dict, information: dict | None = None) -> str:
         cats = information.get("categories", [])
         out.append("Information: " + (", ".join(cats) if cats else "none derived"))
     return "\n".join(out)
-
-
-# ---------------------------------------------------------------- `recycle run`'s summary
-
-
-def decided_wins(records: Sequence[RunRecord], seats: int) -> dict:
-    """Win rates by seat over the decided games (one winner alone), 95% Wilson intervals: fairness
-    with ties left out, where the split shares of tied games would make a drawn batch look fair."""
-    decided = [r for r in records if outcome_of(r) == "decided"]
-    return decided_wins_of(len(decided), [sum(1 for r in decided if winners_of(r) == [s]) for s in range(seats)])
-
-
-def decided_wins_of(n: int, wins: Sequence[int]) -> dict:
-    """decided_wins from the number of decided games and the wins of each seat among them."""
-    rates = []
-    for x in wins:
-        lo, hi = wilson(x, n)
-        rates.append(interval(x / n, lo, hi, n) if n else None)
-    return {"games": n, "wins_by_seat": rates}
-
-
-def run_summary(name: str, path: str, lineup: Sequence[str], seed: int, seats: int,
-                records: Sequence[RunRecord], elapsed: float, direction: str | None = None) -> dict:
-    """The `recycle run --json` object (and the numbers of the table)."""
-    n = len(records)
-    done = [r for r in records if r.end_reason == "normal"]
-    limited = [r for r in records if r.end_reason in LIMIT_REASONS]
-    errors = [r for r in records if r.end_reason == "error"]
-    used = [r for r in records if r.end_reason != "error"]
-    lengths = sorted(r.decisions for r in used)
-    bs = sorted(b for r in used for b in branching_values(r))
-    listed = [b for r in used for _, b, _ in r.decision_rows]
-    sampled = sum(len(r.sampled) for r in used)
-    ties = sum(1 for r in done if r.scores is not None and len(winners_of(r)) >= 2)
-    tlo, thi = wilson(ties, len(done))
-    outcomes = outcome_block(records)
-    wins = [sum(r.known_shares[s] for r in done) / len(done) if done else None for s in range(seats)]
-    wins_ci = [list(wilson(sum(r.known_shares[s] for r in done), len(done))) for s in range(seats)]
-    scored = [r for r in done if r.scores is not None]
-    total_dec = sum(r.decisions for r in records)
-    return {
-        "game": name,
-        "file": path,
-        "players": list(lineup),
-        "seed": seed,
-        "games": n,
-        "completed": len(done),
-        "limit_reached": len(limited),
-        "errors": len(errors),
-        "decisions": {"mean": mean(lengths), "median": quantile(lengths, 0.5) if lengths else None,
-                      "max": lengths[-1] if lengths else None},
-        "branching": {"mean": mean(bs), "median": quantile(bs, 0.5) if bs else None, "max": bs[-1] if bs else None,
-                      # sampled decisions (language §15.4) count by their estimated number of paths
-                      "estimated": sampled > 0, "sampled_decisions": sampled, "decisions": len(bs),
-                      "listed_mean": mean(listed), "listed_max": max(listed) if listed else None},
-        "direction": direction,
-        "direction_text": direction_text(direction) if direction is not None else None,
-        "wins_by_seat": wins,
-        "wins_ci95": wins_ci,
-        "ties": {"count": ties, "rate": interval(ties / len(done), tlo, thi, len(done)) if done else None},
-        "decided": decided_wins(done, seats),
-        "outcomes": {k: v for k, v in outcomes.items() if k != "warnings"},
-        "warnings": outcomes["warnings"],
-        "mean_scores": [mean([r.known_scores[s] for r in scored]) for s in range(seats)],
-        "first_errors": _first_distinct_errors(errors),
-        "limits_hit": limit_lines(limited),
-        "elapsed_s": elapsed,
-        "games_per_s": n / elapsed if elapsed > 0 else None,
-        "decisions_per_s": total_dec / elapsed if elapsed > 0 else None,
-    }
-
-
-def _first_distinct_errors(errors, k: int = 5) -> list:
-    """The first k distinct error messages, each with the first run (and its game seed) that raised it (§3.2)."""
-    out, seen = [], set()
-    for r in errors:
-        if r.error not in seen:
-            seen.add(r.error)
-            out.append({"run": r.run, "game_seed": r.game_seed, "error": r.error})
-            if len(out) == k:
-                break
-    return out
 
 
 # ---------------------------------------------------------------- §3.7 smoother (shared with the plots)

@@ -3,8 +3,9 @@
 `RunTally.add` takes each record in run order and keeps only what the summary needs: counts (of end
 reasons, outcomes, ties, decided wins by seat), running sums, and a count of each distinct value for
 the figures that need the whole distribution (decisions per game and branching: their medians,
-maxima and means).  `RunTally.summary` then gives exactly `analysis.summary.run_summary` of the same
-records, byte for byte once written as JSON (tests/analysis/test_run_tally.py): the same float
+maxima and means).  `RunTally.summary` then gives exactly what the plain computation over the whole
+list of records gives (tests/support/summary_oracle.py), byte for byte once written as JSON
+(tests/analysis/test_run_tally.py): the same float
 additions in the same order, through `RunningSum` (a sum in run order) and `CountedValues` (a sum in
 sorted order).  So a batch of ten million games needs no more memory than one of a thousand.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
 
 from ..run.records import RunRecord
@@ -28,7 +29,6 @@ from .runs import (
     winners_of,
 )
 from .stats import quantile, wilson
-from .summary import decided_wins_of
 
 # From Python 3.12, sum() of floats carries a running correction (Neumaier's compensated sum);
 # before, it adds left to right.  RunningSum does what the sum() of the running Python does.
@@ -139,8 +139,26 @@ def _running(counts: list[int]) -> Iterator[int]:
         yield total
 
 
+def decided_wins_of(n: int, wins: Sequence[int]) -> dict:
+    """Win rates by seat over the n decided games (one winner alone), 95% Wilson intervals: fairness
+    with ties left out, where the split shares of tied games would make a drawn batch look fair."""
+    rates = []
+    for x in wins:
+        lo, hi = wilson(x, n)
+        rates.append(interval(x / n, lo, hi, n) if n else None)
+    return {"games": n, "wins_by_seat": rates}
+
+
 class RunTally:
-    """What `run_summary` needs of a batch's records, added one record at a time in run order."""
+    """What the `recycle run` summary needs of a batch's records, added one record at a time in run order."""
+
+    @classmethod
+    def of(cls, records: Iterable[RunRecord], seats: int) -> RunTally:
+        """The tally of `records` (in run order): for summaries of records held by the caller."""
+        tally = cls(seats)
+        for r in records:
+            tally.add(r)
+        return tally
 
     def __init__(self, seats: int) -> None:
         self.seats = seats
@@ -209,7 +227,7 @@ class RunTally:
 
     def summary(self, name: str, path: str, lineup: Sequence[str], seed: int, elapsed: float,
                 direction: str | None = None) -> dict:
-        """analysis.summary.run_summary of the records added (the `recycle run --json` object)."""
+        """The `recycle run --json` object of the records added (and the numbers of its table)."""
         n, done = self.games, self.reasons["normal"]
         lengths, bs = CountedValues(self.lengths), CountedValues(self.branching)
         tlo, thi = wilson(self.ties, done)

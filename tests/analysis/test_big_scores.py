@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 
 from recycle.analysis.stats import describe, mean, quantile, sd
-from recycle.analysis.summary import analyze, format_summary, run_summary
+from recycle.analysis.summary import analyze, format_summary
+from recycle.analysis.tally import RunTally
 from recycle.engine.algorithms import competition_ranks
 from recycle.run.records import RunRecord
 
@@ -42,5 +43,5 @@ def test_batch_summaries_with_huge_scores():
     assert score["mean"]["lo"] is None  # no bootstrap interval past a float's range
     assert "Huge" in format_summary(st)
     json.dumps(st)  # integers, not infinities: still strict JSON
-    s = run_summary("Huge", "huge.gdl", ["R", "R"], 1, 2, records, 1.0)
+    s = RunTally.of(records, 2).summary("Huge", "huge.gdl", ["R", "R"], 1, 1.0)
     assert s["mean_scores"] == [HUGE * 10 // 4, 1.5]

@@ -7,7 +7,8 @@ import pytest
 
 from recycle.analysis.heuristics import heuristics
 from recycle.analysis.runs import branching_values, direction_text, outcome_block, outcome_of
-from recycle.analysis.summary import analyze, format_summary, run_summary, summary_document
+from recycle.analysis.summary import analyze, format_summary, summary_document
+from recycle.analysis.tally import RunTally
 from recycle.cli import main
 from recycle.engine.algorithms import competition_ranks
 from recycle.run.batch import BatchSpec, run_batch
@@ -82,7 +83,7 @@ def test_direction_is_shown():
     st = analyze([rec(0, [1, 3], direction="min")], game="T", direction="min", players=2, seed=1, lineup="RR")
     assert st["direction_text"] == "lower score wins"
     assert "lower score wins" in format_summary(st).splitlines()[0]
-    s = run_summary("T", "t.gdl", "RR", 1, 2, [rec(0, [1, 3], direction="min")], 1.0, "min")
+    s = RunTally.of([rec(0, [1, 3], direction="min")], 2).summary("T", "t.gdl", "RR", 1, 1.0, "min")
     assert s["direction"] == "min" and s["direction_text"] == "lower score wins"
 
 
@@ -93,7 +94,7 @@ def test_every_rate_has_an_interval():
     for k in ("decided", "tie", "draw", "void", "limit"):
         assert is_interval(st["outcomes"][k]["rate"])
     assert all(is_interval(s["win_rate"]) for s in st["seats"])
-    s = run_summary("T", "t.gdl", "RR", 1, 2, records, 1.0, "max")
+    s = RunTally.of(records, 2).summary("T", "t.gdl", "RR", 1, 1.0, "max")
     # the draw and the void game (both on 0) share first: 2 of the 3 completed games
     assert s["ties"]["count"] == 2 and s["ties"]["rate"]["n"] == 3 and is_interval(s["ties"]["rate"])
     assert all(is_interval(s["outcomes"][k]["rate"]) for k in ("decided", "tie", "draw", "void", "limit"))

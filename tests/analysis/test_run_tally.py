@@ -1,4 +1,5 @@
-"""`recycle run`'s summary tallied game by game (analysis.tally.RunTally) is run_summary of the same records,
+"""`recycle run`'s summary tallied game by game (analysis.tally.RunTally) is the plain computation over the same
+records (support/summary_oracle.py),
 byte for byte as JSON (its memory is measured in tests/cli/test_run_memory.py).
 
 The games: deal_n (ties and draws), risky (run-time errors), high_card, block_rummy with a low decision
@@ -15,22 +16,19 @@ from collections import Counter
 import pytest
 
 from recycle.analysis.stats import mean, quantile
-from recycle.analysis.summary import run_summary
 from recycle.analysis.tally import CountedValues, RunningSum, RunTally
 from recycle.engine.algorithms import competition_ranks
 from recycle.run.batch import BatchSpec, run_batch
 from recycle.run.records import RunRecord
 from recycle.run.session import GameSession
 from support import FIXTURES, GAMES
+from support.summary_oracle import run_summary
 
 DEAL_N = FIXTURES / "games" / "deal_n.gdl"
 
 
 def tallied(records, seats: int, **kw) -> dict:
-    tally = RunTally(seats)
-    for r in records:
-        tally.add(r)
-    return tally.summary("G", "g.gdl", ["R"] * seats, 5, 2.5, **kw)
+    return RunTally.of(records, seats).summary("G", "g.gdl", ["R"] * seats, 5, 2.5, **kw)
 
 
 def assert_same_summary(records, seats: int, direction: str | None = "max") -> dict:

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from recycle.analysis.summary import run_summary
 from recycle.cli import main
 from recycle.cli.run import print_run_table
 from recycle.run.batch import BatchSpec, iter_batch, run_batch
 from recycle.run.session import GameSession
 from support import FIXTURES, GAMES
+from support.summary_oracle import run_summary
 
 DEAL_N = FIXTURES / "games" / "deal_n.gdl"
 RISKY = FIXTURES / "games" / "risky.gdl"

@@ -1,6 +1,5 @@
-"""`recycle run`'s summary tallied game by game (analysis.tally.RunTally) is the plain computation over the same
-records (support/summary_oracle.py),
-byte for byte as JSON (its memory is measured in tests/cli/test_run_memory.py).
+"""`recycle run`'s summary tallied game by game (analysis.tally.RunTally) is the plain computation over the
+same records (support/summary_oracle.py), byte for byte as JSON (its memory is measured in tests/cli/test_run_memory.py).
 
 The games: deal_n (ties and draws), risky (run-time errors), high_card, block_rummy with a low decision
 limit (games stopped at a limit) and rummykruss (sampled atomic decisions counted by float estimates);

@@ -10,7 +10,6 @@ half-written commit, resume checks, and `recycle stats`.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import os
@@ -26,13 +25,12 @@ from recycle.cli import main
 from recycle.run import batch
 from recycle.run.output import OutFolder, OutputError
 from recycle.run.tables import RECORDS, STATE
-from support import REPO
+from support import REPO, folder_files
 
 DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
 BLOCK_RUMMY = str(REPO / "games" / "block_rummy.gdl")
 BIG = 20000
 TABLES = ("games.csv", "decisions.csv", "results.csv")
-TIMING = ("timing",)
 
 
 def run_cmd(*argv: str) -> list[str]:
@@ -44,22 +42,6 @@ def env() -> dict:
     return {**os.environ, "PYTHONPATH": str(REPO)}
 
 
-def fingerprint(d: Path) -> dict:
-    """Every file of a finished run folder (summary.json without its timings) -> a digest."""
-    files = {}
-    for p in sorted(d.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(d).as_posix()
-            data = p.read_bytes()
-            if rel == "summary.json":
-                doc = json.loads(data)
-                for k in TIMING:
-                    doc.pop(k, None)
-                data = json.dumps(doc, sort_keys=True).encode()
-            files[rel] = hashlib.sha256(data).hexdigest()
-    return files
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> dict:
     """The uninterrupted batch (the same command, never stopped)."""
@@ -67,7 +49,7 @@ def reference(tmp_path_factory) -> dict:
     proc = subprocess.run(run_cmd("--out", str(out)), capture_output=True, text=True, env=env(),
                           cwd=out.parent, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    fp = fingerprint(out)
+    fp = folder_files(out)
     assert len(fp) == 3 + 1 + BIG  # the tables, summary.json and one transcript per game
     assert not (out / STATE).exists() and not (out / RECORDS).exists()
     doc = json.loads((out / "summary.json").read_text())
@@ -137,7 +119,7 @@ def resume_and_compare(out: Path, reference: dict, kept: int) -> None:
                           cwd=out.parent, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert f"resuming after {kept} kept games" in proc.stderr
-    assert fingerprint(out) == reference
+    assert folder_files(out) == reference
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in Linux /proc")
@@ -186,7 +168,7 @@ def test_kill_9_of_the_run_leaves_no_worker_and_a_resumable_folder(tmp_path, ref
     proc2 = subprocess.run(run_cmd("--out", str(out), "--resume"), capture_output=True, text=True, env=env(),
                            cwd=out.parent, timeout=300)
     assert proc2.returncode == 0, proc2.stderr
-    assert fingerprint(out) == reference
+    assert folder_files(out) == reference
 
 
 # ---------------------------------------------------------------- in this process
@@ -218,7 +200,7 @@ def test_sigint_in_process_then_resume(tmp_path, monkeypatch, capsys):
     assert check_small(out, 5, 8)
     monkeypatch.undo()
     assert main(small(out, "--resume")) == 0
-    assert fingerprint(out) == fingerprint(ref)
+    assert folder_files(out) == folder_files(ref)
 
 
 def test_sigint_without_out_says_nothing_was_written(monkeypatch, capsys):
@@ -249,7 +231,7 @@ def test_resume_after_a_kill_in_the_middle_of_a_commit(tmp_path, monkeypatch, ca
     (out / "transcripts" / "run-0004.jsonl").write_text('{"type": "header"')
     (out / ".games.csv.tmp-recycle-999").write_text("partial")
     assert main(small(out, "--resume")) == 0
-    assert fingerprint(out) == fingerprint(ref)
+    assert folder_files(out) == folder_files(ref)
 
 
 def test_resume_checks_the_run_is_the_same(tmp_path, monkeypatch, capsys):
@@ -358,7 +340,7 @@ def test_stats_interrupted_then_resumed_equals_an_uninterrupted_run(tmp_path, mo
     assert not (out / "seats.csv").exists()  # whole-batch files only when it is complete
     monkeypatch.undo()
     assert main([*argv, "--out", str(out), "--resume"]) == 0
-    a, b = fingerprint(ref), fingerprint(out)
+    a, b = folder_files(ref), folder_files(out)
     for name in [*TABLES, "branching_by_index.csv", "seats.csv", "heuristics.csv", "flow.dot",
                  "flow-aggregate.dot", *(f"transcripts/run-{i:04d}.jsonl" for i in range(6))]:
         assert a[name] == b[name], name

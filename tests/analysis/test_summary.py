@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -308,3 +309,31 @@ def test_summary_document_shape():
     text = format_summary(st, {"categories": ["Hidden"]})
     assert "Toy: 6 runs (4 normal, 1 at a limit, 1 errors; 4 used for outcomes; higher score wins)" in text
     assert "p1    R     0.625 [" in text and "Information: Hidden" in text
+
+
+def test_kernel_smoother_is_the_formula_over_every_point():
+    """Grouping the points by k gives the §3.7 sums over every point (with many points at each k)."""
+    rng = np.random.default_rng(3)
+    k = rng.integers(1, 30, 2000).astype(float)
+    b = rng.integers(1, 12, 2000).astype(float) + (k > 20) * 40.0  # a jump, so groups differ widely
+    grid = np.linspace(1, 29, 57)
+    w = np.exp(-0.5 * ((k[None, :] - grid[:, None]) / 2.5) ** 2)
+    want_y = (w * b).sum(axis=1) / w.sum(axis=1)
+    want_se = np.sqrt((w ** 2 * (b[None, :] - want_y[:, None]) ** 2).sum(axis=1)) / w.sum(axis=1)
+    yhat, se = kernel_smooth(k, b, grid, 2.5)
+    assert np.allclose(yhat, want_y, rtol=1e-12, atol=0) and np.allclose(se, want_se, rtol=1e-9, atol=1e-15)
+
+
+def test_kernel_smoother_memory_does_not_grow_with_grid_times_points():
+    """A million points (a 20,000-game Hearts batch) on the 200-point grid: a weight per grid point and
+    point would take 1.6 GB; grouped by k the smoother stays within a few copies of its input."""
+    k = np.tile(np.arange(1, 53, dtype=float), 20_000)
+    b = (k % 13) + 1
+    tracemalloc.start()
+    try:
+        yhat, se = kernel_smooth(k, b, np.linspace(1, 52, 200), 3.12)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * k.nbytes  # k.nbytes is 8 MB
+    assert np.all(np.isfinite(yhat)) and np.all(se >= 0)

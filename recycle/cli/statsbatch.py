@@ -22,7 +22,7 @@ from ..analysis.summary import (
 )
 from ..errors import RecycleError
 from ..players import registry
-from ..run.batch import iter_batch, play_run, run_batch
+from ..run.batch import iter_batch, play_run
 from ..run.output import STAGING, OutFolder
 from ..run.records import RunRecord
 from ..run.tables import RECORDS, STATE, BatchTables
@@ -184,13 +184,13 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
         return {"outcome": outcome}
     records, elapsed = outcome.records, outcome.elapsed
     if fb_all is not None and not played_full:
-        flow_records = run_batch(full_spec, min(args.n, FLOW_GAMES), args.jobs, session=sess)
-        if not args.json:
-            print(f"note: flow-aggregate and the information categories use the first {len(flow_records)} "
-                  f"of {args.n} games", file=sys.stderr)
-        for rec in flow_records:
+        # one full transcript at a time (about 50 KB a game for Hearts4), not a thousand in a list
+        n_flow = min(args.n, FLOW_GAMES)
+        for rec in iter_batch(full_spec, range(n_flow), args.jobs, sess):
             flow_add(rec)
-        del flow_records
+        if not args.json:
+            print(f"note: flow-aggregate and the information categories use the first {n_flow} "
+                  f"of {args.n} games", file=sys.stderr)
 
     teams = [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
     stats = analyze(records, game=sess.name, direction=sess.prog.direction, players=sess.n_players,

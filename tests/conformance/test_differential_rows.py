@@ -64,3 +64,21 @@ def test_row_3_runs_all_offers_every_run_once():
     order = ["A", "TWO", "THREE", "FOUR", "FIVE"]
     expected = {tuple(sorted(order[a:b])) for a in range(5) for b in range(a + 3, 6)}
     assert len(runs) == 6 and set(runs) == expected
+
+
+def test_row_4_max_over_a_union_with_ties_picks_any_seats_card_alike():
+    """§28 row 4 (spec §18 row 26): the owner of the `max` of every seat's card under a map that ties them all
+    is uniform over the seats (bench/novel/MaxTies3: CardStock favours the last seat, 57% of the wins of three)."""
+    text = ("(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR)))))"
+            " (do ((set (game points FLAT) (((RANK : A) 1) ((RANK : TWO) 1) ((RANK : THREE) 1) ((RANK : FOUR) 1)))"
+            "      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc ROW))))"
+            "      (inc ((owner (max (union (all player 'P ('P vloc ROW))) using (game points FLAT))) sto WON) 1)))"
+            " (scoring max ((current player) sto WON)))")
+    p = compile_game(parse_game(text, "t.rcy"))
+    wins = [0, 0, 0]
+    for seed in range(600):
+        st = p.new_game(seed)
+        for seat in range(3):
+            wins[seat] += p.value(st, seat, "sto", "WON")
+    assert sum(wins) == 600, wins
+    assert all(150 <= w <= 250 for w in wins), wins  # 200 expected each; CardStock's bias gives the last seat ~300

@@ -68,7 +68,7 @@ def test_row_3_runs_all_offers_every_run_once():
 
 def test_row_4_max_over_a_union_with_ties_picks_any_seats_card_alike():
     """§28 row 4 (spec §18 row 26): the owner of the `max` of every seat's card under a map that ties them all
-    is uniform over the seats (bench/novel/MaxTies3: CardStock favours the last seat, 57% of the wins of three)."""
+    is uniform over the seats (bench/novel/MaxTies3: CardStock favours the last seat, 58% of the wins of three)."""
     text = ("(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR)))))"
             " (do ((set (game points FLAT) (((RANK : A) 1) ((RANK : TWO) 1) ((RANK : THREE) 1) ((RANK : FOUR) 1)))"
             "      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc ROW))))"
@@ -82,3 +82,26 @@ def test_row_4_max_over_a_union_with_ties_picks_any_seats_card_alike():
             wins[seat] += p.value(st, seat, "sto", "WON")
     assert sum(wins) == 600, wins
     assert all(150 <= w <= 250 for w in wins), wins  # 200 expected each; CardStock's bias gives the last seat ~300
+
+
+def test_row_5_repeat_of_an_integer_action_runs_it_each_time():
+    """§28 row 5 (spec §18 row 13): `(repeat 3 (inc X 1))` adds 3 and `(repeat N (dec Y 1))` takes N, each copy on the
+    value the one before left (bench/novel/RepeatInc2: CardStock adds 1 and takes 1)."""
+    p = compiled("(do ((repeat 3 (inc (game sto X) 1))"
+                 "     (repeat (size ((current player) iloc HAND)) (dec (game sto Y) 1))))")
+    st = p.new_game(1)
+    assert p.value(st, "game", "sto", "X") == 3
+    assert p.value(st, "game", "sto", "Y") == -6  # six cards in hand: the deck of game() dealt to player 0
+
+
+def test_row_6_all_inside_a_choice_visits_the_collection_in_order():
+    """§28 row 6 (spec §18 row 19): `all` in an option runs for players 0, 1 in that order (CardStock: 1, 0), so a
+    `cycle current 'P` in it leaves the last player of the collection current (bench/novel/SeatLoop3)."""
+    p = compiled("(stage player (end (> (game sto ORDER) 0))"
+                 " (choice ((do ((all player 'P (do ((set (game sto ORDER) (+ (* 10 (game sto ORDER)) (+ 1 (pid 'P))))"
+                 "                                   (cycle current 'P))))"
+                 "               (set (game sto AFTER) (+ 1 (pid (current player)))))))))")
+    st = p.new_game(1)
+    p.apply(st, 0)
+    assert p.value(st, "game", "sto", "ORDER") == 12
+    assert p.value(st, "game", "sto", "AFTER") == 2  # player 1, the last one visited, is current after the all

@@ -105,6 +105,21 @@ EXPLAINED: dict[str, str] = {
                        "42.7 and 43.0 decisions per game over 300 games each).",
 }
 
+# What writing the games of bench/novel/ showed besides the table: forms one interpreter rejects (rendered on the
+# page of games outside the corpus).
+NOVEL_NOTES: list[str] = [
+    "CardStock's grammar (0.5.10) takes no variable as an operand of a team or player comparison: "
+    "`(== (team 'P) 'T)` is a syntax error there, a comparison of two teams here (spec §12.2; not a row of "
+    "spec §18). `TeamRace4` writes `(all team 'T (any 'T 'P …))` instead.",
+    "`(+ a b c)` and `(cycle next (2 player))` are syntax errors in CardStock (spec §18, row 48: n-ary `+` and "
+    "player expressions as `cycle` targets are not in its grammar); the games nest `+` and cycle to variables.",
+    "Run-time errors the spec defines stop the game in both interpreters alike, as drafts of three games showed "
+    "(the games now guard against them): a `move` from an empty pile while the options of a choice are built "
+    "(`MaxTies3`; CardStock: InvalidOperationException after \"Moving from empty\", here `no-card`), the owner "
+    "of the `max` of an empty union (`CycleNested3`; here `empty`) and a choice left without options "
+    "(`LetBind2`; here `no-option`; spec §19.4).",
+]
+
 # The leads of issue 14 (a first screen of 200 games per interpreter, mean decisions per game): what it
 # saw, and why a lead that is not significant here is not (the figures come from the table).
 LEADS: dict[str, str] = {
@@ -297,6 +312,8 @@ def render(data: dict, explained: dict[str, str] | None = None, corpus: bool = T
     for g in sig:
         why = explained.get(g, "**not yet explained.**")
         out.append(f"- `{g}` ({', '.join(rows[g]['significant'])}): {why}")
+    if not corpus and NOVEL_NOTES:
+        out += ["", "## Found while writing the games", ""] + [f"- {note}" for note in NOVEL_NOTES]
     leads = [g for g in sorted(LEADS) if g in rows] if corpus else []
     if leads:
         out += ["", "## The leads of issue 14", "",

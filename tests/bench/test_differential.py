@@ -184,9 +184,11 @@ def test_render_of_games_outside_the_corpus_is_a_page_of_its_own():
     assert "- `mine/Far2` (decisions, turns): an intended difference (row 26)." in page
     assert "## Novel files not compared" in page and "- `mine/Odd2`: CardStock does not run it: boom Row 17." in page
     assert "leads of issue 14" not in page and "valet/" not in page
+    assert "## Found while writing the games" in page and diff.NOVEL_NOTES[0] in page
     # the corpus page keeps its own title and sections
     corpus_page = diff.render(data, {})
     assert corpus_page.startswith("# Differential test against CardStock\n") and "leads of issue 14" in corpus_page
+    assert "Found while writing" not in corpus_page
 
 
 def test_render_only_writes_the_page_of_a_folder_from_its_json(tmp_path):

@@ -341,7 +341,8 @@ def render(data: dict, explained: dict[str, str] | None = None, corpus: bool = T
             out += ["Most `valet/` files use forms that CardStock's grammar does not read (the Valet additions).", ""]
         for g in sorted(skipped):
             why = skipped[g].replace(str(DEFAULT_CORPUS) + "/", "").replace(str(REPO) + "/", "")
-            out.append(f"- `{g}`: {why}" + (f" {explained[g]}" if g in explained else ""))
+            # a file of the other page is explained here (the corpus page explains only its compared games)
+            out.append(f"- `{g}`: {why}" + (f" {explained[g]}" if g in explained and not corpus else ""))
     return "\n".join(out) + "\n"
 
 

@@ -189,6 +189,8 @@ def test_render_of_games_outside_the_corpus_is_a_page_of_its_own():
     corpus_page = diff.render(data, {})
     assert corpus_page.startswith("# Differential test against CardStock\n") and "leads of issue 14" in corpus_page
     assert "Found while writing" not in corpus_page
+    # the corpus page keeps its notes of files not compared as they were (docs/differential.md stays byte-identical)
+    assert "- `mine/Odd2`: CardStock does not run it: boom\n" in diff.render(data, {"mine/Odd2": "Row 17."})
 
 
 def test_render_only_writes_the_page_of_a_folder_from_its_json(tmp_path):

@@ -111,6 +111,10 @@ NOVEL_NOTES: list[str] = [
     "CardStock's grammar (0.5.10) takes no variable as an operand of a team or player comparison: "
     "`(== (team 'P) 'T)` is a syntax error there, a comparison of two teams here (spec §12.2; not a row of "
     "spec §18). `TeamRace4` writes `(all team 'T (any 'T 'P …))` instead.",
+    "CardStock's grammar takes no boolean variable where a condition stands: `(let (> (size …) 2) 'BIG ('BIG "
+    "(inc …)))` is a syntax error there, a guarded clause here (spec §12.3: a boolean variable may be used "
+    "wherever a boolean is expected; not a row of spec §18). Bind the integer instead: `(let (size …) 'N ((> 'N 2) "
+    "…))`, as `LetBind2` does.",
     "`(+ a b c)` and `(cycle next (2 player))` are syntax errors in CardStock (spec §18, row 48: n-ary `+` and "
     "player expressions as `cycle` targets are not in its grammar); the games nest `+` and cycle to variables.",
     "Run-time errors the spec defines stop the game in both interpreters alike, as drafts of three games showed "

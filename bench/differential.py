@@ -91,6 +91,13 @@ EXPLAINED: dict[str, str] = {
                          "`(repeat N (dec Y 1))` takes N here, 1 there; with those two written as one `inc` and one "
                          "guarded `dec`, our interpreter gives CardStock's winners (1,500 games: 30.1 / 51.5 / 18.5% "
                          "against CardStock's 30.1 / 50.7 / 19.2%, p = 0.86)."),
+    "novel/ArriveEnded3": ("intended (spec §18, row 12; docs/language.md §28, row 7): the inner stage's end holds on "
+                           "arrival in the second pass; CardStock pushes its cycle and never pops it, so when the "
+                           "first stage ends it pops that stale cycle instead of its own, and the second stage starts "
+                           "with seat 1 there, with seat 0 (the base cycle's) here: every game's seats of decisions "
+                           "are 0012200 then 12012 in CardStock, 01201 here. With `(do ((cycle current next)))` "
+                           "between the stages our interpreter plays CardStock's order in every game and the winners "
+                           "agree (600 games each, p = 0.35)."),
     "novel/SeatLoop3": ("intended (spec §18, row 19; docs/language.md §28, row 6): an option runs "
                         "`(all player 'P (… (cycle current 'P)))`, and the last seat it visits becomes current; `all` "
                         "inside a choice visits the players in reverse order in CardStock, so another seat is current "

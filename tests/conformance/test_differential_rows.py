@@ -105,3 +105,23 @@ def test_row_6_all_inside_a_choice_visits_the_collection_in_order():
     p.apply(st, 0)
     assert p.value(st, "game", "sto", "ORDER") == 12
     assert p.value(st, "game", "sto", "AFTER") == 2  # player 1, the last one visited, is current after the all
+
+
+def test_row_7_a_stage_ended_on_arrival_leaves_the_turn_order_as_it_was():
+    """§28 row 7 (spec §18 row 12): an inner stage whose end holds on arrival pushes and pops its cycle, so the next
+    top-level stage starts with the base cycle's player 0 (bench/novel/ArriveEnded3: CardStock keeps the stale cycle
+    and starts it with player 1)."""
+    p = compiled("(stage player (end (>= (game sto PASS) 2))"
+                 " (do ((inc (game sto PASS) 1) ((== (game sto PASS) 2) (set (game sto DONE) 2))))"
+                 " (stage player (end (== (game sto DONE) (game sto PASS)))"
+                 "  (choice ((set (game sto DONE) (game sto PASS)))))"
+                 " (choice ((inc ((current player) sto OUTER) 1))))"
+                 " (stage player (end (> (game sto FIRST) 0))"
+                 "  (choice ((set (game sto FIRST) (+ 1 (pid (current player)))))))")
+    st = p.new_game(1)
+    for _ in range(3):  # pass 1 (player 0): inner and outer choices; pass 2 (player 1): the outer choice only
+        p.apply(st, 0)
+    assert [p.value(st, seat, "sto", "OUTER") for seat in (0, 1)] == [1, 1]
+    assert p.value(st, "game", "sto", "DONE") == 2
+    p.apply(st, 0)
+    assert p.value(st, "game", "sto", "FIRST") == 1  # player 0 starts the second stage

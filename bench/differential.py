@@ -124,6 +124,10 @@ NOVEL_NOTES: list[str] = [
     "…))`, as `LetBind2` does.",
     "`(+ a b c)` and `(cycle next (2 player))` are syntax errors in CardStock (spec §18, row 48: n-ary `+` and "
     "player expressions as `cycle` targets are not in its grammar); the games nest `+` and cycle to variables.",
+    "`(all ((current player) iloc HAND) 'C (move 'C (top (game vloc OUT))))`, a loop over a stored pile that "
+    "its body empties, crashes CardStock (InvalidOperationException: Collection was modified) as spec §18 row "
+    "15 says; here it moves every card (the loop walks a snapshot). A one-off probe showed it; the games "
+    "use `repeat all` for that, as the corpus does.",
     "Run-time errors the spec defines stop the game in both interpreters alike, as drafts of three games showed "
     "(the games now guard against them): a `move` from an empty pile while the options of a choice are built "
     "(`MaxTies3`; CardStock: InvalidOperationException after \"Moving from empty\", here `no-card`), the owner "

@@ -64,3 +64,64 @@ def test_row_3_runs_all_offers_every_run_once():
     order = ["A", "TWO", "THREE", "FOUR", "FIVE"]
     expected = {tuple(sorted(order[a:b])) for a in range(5) for b in range(a + 3, 6)}
     assert len(runs) == 6 and set(runs) == expected
+
+
+def test_row_4_max_over_a_union_with_ties_picks_any_seats_card_alike():
+    """§28 row 4 (spec §18 row 26): the owner of the `max` of every seat's card under a map that ties them all
+    is uniform over the seats (bench/novel/MaxTies3: CardStock favours the last seat, 58% of the wins of three)."""
+    text = ("(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR)))))"
+            " (do ((set (game points FLAT) (((RANK : A) 1) ((RANK : TWO) 1) ((RANK : THREE) 1) ((RANK : FOUR) 1)))"
+            "      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc ROW))))"
+            "      (inc ((owner (max (union (all player 'P ('P vloc ROW))) using (game points FLAT))) sto WON) 1)))"
+            " (scoring max ((current player) sto WON)))")
+    p = compile_game(parse_game(text, "t.rcy"))
+    wins = [0, 0, 0]
+    for seed in range(600):
+        st = p.new_game(seed)
+        for seat in range(3):
+            wins[seat] += p.value(st, seat, "sto", "WON")
+    assert sum(wins) == 600, wins
+    assert all(150 <= w <= 250 for w in wins), wins  # 200 expected each; CardStock's bias gives the last seat ~300
+
+
+def test_row_5_repeat_of_an_integer_action_runs_it_each_time():
+    """§28 row 5 (spec §18 row 13): `(repeat 3 (inc X 1))` adds 3 and `(repeat N (dec Y 1))` takes N, each copy on the
+    value the one before left (bench/novel/RepeatInc2: CardStock adds 1 and takes 1)."""
+    p = compiled("(do ((repeat 3 (inc (game sto X) 1))"
+                 "     (repeat (size ((current player) iloc HAND)) (dec (game sto Y) 1))))")
+    st = p.new_game(1)
+    assert p.value(st, "game", "sto", "X") == 3
+    assert p.value(st, "game", "sto", "Y") == -6  # six cards in hand: the deck of game() dealt to player 0
+
+
+def test_row_6_all_inside_a_choice_visits_the_collection_in_order():
+    """§28 row 6 (spec §18 row 19): `all` in an option runs for players 0, 1 in that order (CardStock: 1, 0), so a
+    `cycle current 'P` in it leaves the last player of the collection current (bench/novel/SeatLoop3)."""
+    p = compiled("(stage player (end (> (game sto ORDER) 0))"
+                 " (choice ((do ((all player 'P (do ((set (game sto ORDER) (+ (* 10 (game sto ORDER)) (+ 1 (pid 'P))))"
+                 "                                   (cycle current 'P))))"
+                 "               (set (game sto AFTER) (+ 1 (pid (current player)))))))))")
+    st = p.new_game(1)
+    p.apply(st, 0)
+    assert p.value(st, "game", "sto", "ORDER") == 12
+    assert p.value(st, "game", "sto", "AFTER") == 2  # player 1, the last one visited, is current after the all
+
+
+def test_row_7_a_stage_ended_on_arrival_leaves_the_turn_order_as_it_was():
+    """§28 row 7 (spec §18 row 12): an inner stage whose end holds on arrival pushes and pops its cycle, so the next
+    top-level stage starts with the base cycle's player 0 (bench/novel/ArriveEnded3: CardStock keeps the stale cycle
+    and starts it with player 1)."""
+    p = compiled("(stage player (end (>= (game sto PASS) 2))"
+                 " (do ((inc (game sto PASS) 1) ((== (game sto PASS) 2) (set (game sto DONE) 2))))"
+                 " (stage player (end (== (game sto DONE) (game sto PASS)))"
+                 "  (choice ((set (game sto DONE) (game sto PASS)))))"
+                 " (choice ((inc ((current player) sto OUTER) 1))))"
+                 " (stage player (end (> (game sto FIRST) 0))"
+                 "  (choice ((set (game sto FIRST) (+ 1 (pid (current player)))))))")
+    st = p.new_game(1)
+    for _ in range(3):  # pass 1 (player 0): inner and outer choices; pass 2 (player 1): the outer choice only
+        p.apply(st, 0)
+    assert [p.value(st, seat, "sto", "OUTER") for seat in (0, 1)] == [1, 1]
+    assert p.value(st, "game", "sto", "DONE") == 2
+    p.apply(st, 0)
+    assert p.value(st, "game", "sto", "FIRST") == 1  # player 0 starts the second stage

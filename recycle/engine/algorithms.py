@@ -8,8 +8,9 @@ refer to the language spec (language.md).
 """
 from __future__ import annotations
 
-import hashlib
+import struct
 from collections.abc import Sequence
+from hashlib import sha256
 from itertools import combinations, product
 from operator import itemgetter
 from typing import Any
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 _first = itemgetter(0)
+_first_u64 = struct.Struct(">Q").unpack_from  # int.from_bytes(digest[:8], "big"), without the slice
 
 
 class ResourceLimit(ValueError):
@@ -397,4 +399,10 @@ def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple
 
 def derive(*parts: object) -> int:
     """flow-and-analytics §0: first 8 bytes (big-endian) of sha256 of the '/'-joined parts."""
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
+    if len(parts) == 3:
+        # the seeds of every game and seat, (seed, "game"|"seat", n), three times a short game: an
+        # f-string formats exact ints and strs as str() does, in half the time of join and map
+        a, b, c = parts
+        if a.__class__ is int and b.__class__ is str and c.__class__ is int:
+            return _first_u64(sha256(f"{a}/{b}/{c}".encode()).digest())[0]
+    return _first_u64(sha256("/".join(map(str, parts)).encode()).digest())[0]

@@ -7,6 +7,7 @@ paths in the compiler inline some of them.  The op codes are defined in state.py
 from __future__ import annotations
 
 from .state import ADV, CPO, CPU, FGT, MV, OVR, PASS, PCY, REM, SET, SHF, SWC, SWP, VDEL, State
+from .streams import shuffle
 
 
 def p_move(st: State, c: int, a: int, i: int, b: int, j: int) -> None:
@@ -154,7 +155,7 @@ def p_shuffle(st: State, pid: int) -> None:
     old = tuple(p) if st.log is not None else None
     rng = st.rng
     assert rng is not None  # only the template state, which setup builds without shuffling, has no rng
-    rng.shuffle(p)
+    shuffle(rng, p)
     if st.log is not None:
         st.log.append((SHF, pid, old, tuple(p)))
     if st.rec is not None:

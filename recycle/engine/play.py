@@ -38,19 +38,14 @@ def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle
     st = prog.new_game(seed, max_decisions, max_idle_steps, recorder, sampling)
     for s, pl in enumerate(players):
         pl.start(prog, s, alg.derive(seed, "seat", s))
-    choices = []
-    apply = prog.apply
+    apply = prog.apply  # (the chosen indices are in st.records: the result's `choices` come from there)
     if recorder is None:
         while st.status == WAITING:
-            i = players[st.chooser].choose(prog, st)
-            choices.append(i)
-            apply(st, i)
+            apply(st, players[st.chooser].choose(prog, st))
     else:
         while st.status == WAITING:
             pl = players[st.chooser]
-            i = pl.choose(prog, st)
-            choices.append(i)
-            apply(st, i, getattr(pl, "code", None))
+            apply(st, pl.choose(prog, st), getattr(pl, "code", None))
         final = getattr(st.rec, "final", None)
         if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
             return final[1]

@@ -30,6 +30,7 @@ from .recording import EventSink
 from .registry import Registry
 from .results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
 from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, LazyOption, Option, State
+from .streams import new_stream
 
 # How many random paths the random player tries through an atomic block before the
 # block contributes no option (extensions E4; docs/language.md, "atomic").
@@ -97,7 +98,7 @@ class Program(Registry):
         player) instead of enumerating them (extensions E4); None: every seat enumerates.
         """
         st = self.template.clone()
-        st.rng = random.Random(seed)
+        st.rng = new_stream(seed)
         st.seed = seed
         st.max_decisions = max_decisions if max_decisions is not None else self.max_decisions
         st.max_steps = max_idle_steps if max_idle_steps is not None else self.max_steps

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from ..engine.streams import new_stream
+
 
 class Player:
     """Base class: one seat's decision maker."""
@@ -43,7 +45,7 @@ class Player:
     def start(self, prog, seat: int, seed: int) -> None:
         """Called at the start of each game: this player's seat and its own stream's seed."""
         self.seat = seat
-        self.rng = random.Random(seed)
+        self._rng = new_stream(seed)
 
     def choose(self, prog, st) -> int:
         """Return the index of the chosen option (0 … len(prog.options(st)) - 1)."""

@@ -1,6 +1,7 @@
 """Tests of recycle.engine.algorithms: hand-computed cases (incl. every spec example) and properties."""
 from __future__ import annotations
 
+import enum
 import hashlib
 from itertools import combinations, pairwise
 
@@ -639,3 +640,24 @@ class TestDeck:
     def test_same_key_in_sibling_branches_is_fine(self):
         # SUIT under both RED and BLACK never meets in one card
         assert len(expand_deck((COLOR_TREE,))) == 4
+
+
+# derive's fast path for (int, str, int) against the spec's formula, on edge values and on parts it leaves to the
+# general path (bools and int enums print otherwise than as numbers)
+_EDGE_SEEDS = [0, 1, 2**32, 2**63, 2**64 - 1, 2**64, 2**200 + 12345, -1, -(2**64 - 1)]
+
+
+def _reference_derive(*parts):
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def test_derive_is_the_spec_formula_for_every_kind_of_part():
+    class Kind(enum.IntEnum):
+        GAME = 1
+
+    cases = [(seed, label, i) for seed in _EDGE_SEEDS for label in ("game", "seat", "", "é/x") for i in (0, 1, 7, -3)]
+    cases += [(), (1,), ("42/game/3",), (1, 2), (True, "game", 0), (1, "game", False), (Kind.GAME, "seat", 1),
+              (1, Kind.GAME, 2), (1.5, "game", 2), (1, "game", 2, 3), (None, "x", None)]
+    for parts in cases:
+        assert derive(*parts) == _reference_derive(*parts), parts
+        assert 0 <= derive(*parts) < 2**64

@@ -4,7 +4,9 @@ folder (never through a symlink, never outside it); `--out ''` is a usage error.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 
 from recycle.cli import flow as flow_cli
 from recycle.cli import main
@@ -105,3 +107,28 @@ def test_output_file_is_never_replaced_silently(tmp_path, capsys):
     assert target.read_text("utf-8").lstrip().startswith(("<?xml", "<svg"))
     assert main(["flow", HIGH_CARD, "-n", "3", "--seed", "4", "-o", str(tmp_path / "b.svg"),
                  "--out", str(tmp_path / "d")]) == 2
+
+
+def test_an_interrupted_flow_draws_the_games_it_finished(tmp_path, capsys, monkeypatch):
+    """Ctrl-C during game 4 of 1,000: the game being played is abandoned, the three finished are drawn
+    (as `run` and `stats` keep theirs), status 130; interrupted before any game ends, nothing is written."""
+    real = flow_cli.play_run
+
+    def interrupted_at(n):
+        def play(sess, spec, r):
+            if r == n:
+                os.kill(os.getpid(), signal.SIGINT)
+            return real(sess, spec, r)
+        return play
+
+    monkeypatch.setattr(flow_cli, "play_run", interrupted_at(3))
+    out = tmp_path / "f"
+    assert main(flow(out, "-n", "1000")) == 130
+    err = capsys.readouterr().err
+    assert "interrupted by SIGINT: drawing the 3 of 1000 games finished" in err
+    assert json.loads((out / "flow.json").read_text())["graph"]["runs"] == 3
+    monkeypatch.setattr(flow_cli, "play_run", interrupted_at(0))
+    out = tmp_path / "g"
+    assert main(flow(out, "-n", "1000")) == 130
+    assert "no game was finished; nothing written" in capsys.readouterr().err
+    assert not out.exists()

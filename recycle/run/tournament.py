@@ -26,6 +26,7 @@ import csv
 import io
 import itertools
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -44,6 +45,9 @@ GAMES_COLUMNS = ("game", "table", "rotation", "game_seed", "seat", "player", "sc
                  "end_reason", "decisions")
 STANDINGS_COLUMNS = ("rank", "player", "games", "wins", "win_rate", "ci_low", "ci_high", "mu", "sigma", "ordinal")
 SETTINGS = "tournament.json"
+# Every game of a tournament is scheduled up front and its result kept for the standings: a million
+# games is a few hundred MB, days of play with AI players.
+MAX_GAMES = 1_000_000
 
 
 @attrs.frozen
@@ -69,9 +73,14 @@ def games_per_table(games: int, seats: int) -> int:
 
 
 def schedule(players: Sequence[str], seats: int, games: int) -> list[Scheduled]:
-    """Every game of the tournament, in order."""
+    """Every game of the tournament, in order; more than MAX_GAMES is refused before any is listed."""
     out: list[Scheduled] = []
     per = games_per_table(games, seats)
+    n_tables = math.comb(len(players), seats) if len(players) >= seats else 1
+    if n_tables * per > MAX_GAMES:
+        raise UsageError(f"a tournament of {n_tables:,} table{'s' if n_tables != 1 else ''} x {per:,} games is "
+                         f"{n_tables * per:,} games, more than the {MAX_GAMES:,} a tournament may hold (MAX_GAMES, "
+                         "docs/limits.md): lower -n, or play the pairings you need as separate tournaments")
     for t, table in enumerate(tables(players, seats)):
         for j in range(per):
             r = j % seats

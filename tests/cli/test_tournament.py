@@ -15,6 +15,7 @@ import pytest
 
 from recycle.analysis import ratings
 from recycle.cli import main
+from recycle.errors import UsageError
 from recycle.run import tournament as tm
 from support import REPO
 
@@ -221,3 +222,13 @@ def test_time_limit_and_budget_are_recorded(tmp_path, capsys):
     assert rc == 0, err
     settings = json.loads((out / "tournament.json").read_text("utf-8"))
     assert settings["move_time"] == 0.005 and settings["ai_budget"] is None and settings["players"] == ["R", "M"]
+
+
+def test_a_schedule_past_the_game_limit_is_refused_before_it_is_listed():
+    """-n 10**12 was a list of a trillion games being built (minutes, then all the memory)."""
+    with pytest.raises(UsageError, match="more than the 1,000,000 a tournament may hold"):
+        tm.schedule(["R", "F"], 2, 10**12)
+    with pytest.raises(UsageError, match="4,060 tables"):  # 30 players, three seats: counted, not listed
+        tm.schedule([f"P{i}" for i in range(30)], 3, 300)
+    assert len(tm.schedule(["R", "F"], 2, tm.MAX_GAMES)) == tm.MAX_GAMES
+

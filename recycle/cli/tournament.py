@@ -136,10 +136,18 @@ def _check_out(args) -> None:
         return
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory")
-    if not args.resume and out.is_dir() and any(out.iterdir()):
-        if not args.force:
-            raise UsageError(f"--out {out} is not empty: --resume continues the tournament there, --force "
-                             "starts afresh (replacing its files), or choose another folder")
+    if not args.resume and out.is_dir() and any(out.iterdir()) and not args.force:
+        raise UsageError(f"--out {out} is not empty: --resume continues the tournament there, --force "
+                         "starts afresh (replacing its files), or choose another folder")
+
+
+def _make_out(args) -> None:
+    """Clear (--force) or make the --out folder, once the game has loaded and the tournament is scheduled:
+    a game that does not load, or a refused schedule, leaves an earlier tournament's files as they were."""
+    out = args.out
+    if out is None:
+        return
+    if not args.resume and args.force:
         for name in OUR_FILES:
             (out / name).unlink(missing_ok=True)
     try:
@@ -191,6 +199,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                              "(compare players with `recycle run` instead)")
         t = _settings(args, sess, path)
     plan = t.schedule()
+    _make_out(args)
     if not args.json:
         print(f"{t.game}: tournament of {', '.join(t.players)}, {len(plan)} games "
               f"({tm.games_per_table(t.games, t.seats)} per table), seed {t.seed}"

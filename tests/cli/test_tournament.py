@@ -232,3 +232,19 @@ def test_a_schedule_past_the_game_limit_is_refused_before_it_is_listed():
         tm.schedule([f"P{i}" for i in range(30)], 3, 300)
     assert len(tm.schedule(["R", "F"], 2, tm.MAX_GAMES)) == tm.MAX_GAMES
 
+
+@needs_openskill
+def test_force_keeps_the_old_tournament_when_the_new_one_cannot_start(tmp_path, capsys):
+    """--force replaces the files once the new tournament is ready to play: a game that does not load or a
+    refused schedule leaves the earlier tournament as it was."""
+    out = tmp_path / "t"
+    assert main(["tournament", str(HIGH_CARD), "--players", "R,F", "-n", "2", "--seed", "1", "--ai-budget", "1",
+                 "-q", "--out", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    bad = tmp_path / "bad.gdl"
+    bad.write_text("(game", "utf-8")
+    assert main(["tournament", str(bad), "--players", "R,F", "--out", str(out), "--force"]) == 1
+    assert main(["tournament", str(HIGH_CARD), "--players", "R,F", "-n", str(10**12), "--out", str(out),
+                 "--force"]) == 2
+    assert "more than the 1,000,000" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

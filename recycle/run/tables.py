@@ -357,4 +357,9 @@ def read_state(folder: OutFolder) -> dict | None:
     if (not isinstance(state, dict) or state.get("format") != "recycle-resume"
             or not isinstance(state.get("sizes"), dict) or not isinstance(state.get("identity"), dict)):
         raise OutputError(f"{folder.path / STATE}: not a resume state of recycle")
+    sizes = state["sizes"]
+    if (not _int(state.get("games_kept")) or not all(_int(sizes.get(name)) for name in JOURNALED)
+            or not (_num(state.get("elapsed_s", 0.0)) and state.get("elapsed_s", 0.0) >= 0)):
+        raise OutputError(f"{folder.path / STATE}: damaged (games kept, file sizes or time not as recycle wrote "
+                          "them); start again with --force")
     return state

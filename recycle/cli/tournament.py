@@ -120,6 +120,9 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
                              "leave it out to continue that tournament")
     path = library.resolve(args.game)
     sess = GameSession.open(path, dict(t.params), args.dialect)
+    if sess.n_players != t.seats:
+        raise UsageError(f"--resume: {f} says {t.seats} seats, but {sess.name} has {sess.n_players} players")
+    parse_players(",".join(t.players))  # kinds this recycle knows (a UsageError naming the unknown one)
     if sess.sha256 != t.game_sha256:
         raise UsageError(f"--resume: {path} is not the game the tournament in {out} was playing "
                          f"({t.game}, sha256 {t.game_sha256[:12]}…): the file changed or another game was named")
@@ -205,7 +208,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
               f"({tm.games_per_table(t.games, t.seats)} per table), seed {t.seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None and not args.resume else "")
               + (f", {args.jobs} jobs" if args.jobs > 1 else ""), file=sys.stderr)
-    done = tm.read_games(out / "games.csv", t.seats) if args.resume and out is not None else {}
+    done = tm.read_games(out / "games.csv", t.seats, t.players) if args.resume and out is not None else {}
     warn_if_long(sess, [g.lineup for g in plan if g.game not in done], t.ai_budget, t.move_time, args.jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
     if show:

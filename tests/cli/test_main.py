@@ -3,12 +3,18 @@ system refuses (a name longer than the file system allows) is the user's to fix,
 on every command that takes a path."""
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import sys
+
 import pytest
 
 from recycle.cli import games, main
-from support import FIXTURES
+from support import FIXTURES, REPO
 
 GAME = FIXTURES / "games" / "deal_n.gdl"
+BAD = FIXTURES / "games" / "load_error.gdl"
 LONG = "a" * 300  # past NAME_MAX (255 bytes) of every common file system
 
 
@@ -42,3 +48,17 @@ def test_an_os_error_with_no_file_is_still_a_bug(monkeypatch, capsys):
     code = main(["games"])
     err = capsys.readouterr().err
     assert (code, "internal error" in err) == (70, True)
+
+
+@pytest.mark.parametrize(("argv", "code"), [(["check", str(GAME)], 0), (["check", str(BAD)], 1),
+                                            (["run", str(GAME), "-n", "2", "--seed", "1"], 0),
+                                            (["play", str(GAME), "--players", "RR", "--seed", "1"], 0)],
+                         ids=["check-ok", "check-bad", "run", "play"])
+def test_a_closed_stdout_or_stderr_is_written_as_to_dev_null(argv, code):
+    """Started with `>&-` or `2>&-`, Python has no sys.stdout: the status still says how it went."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "recycle", *argv])
+    for closing in (">&-", "2>&-", ">&- 2>&-"):
+        p = subprocess.run(["bash", "-c", f"{cmd} {closing}"], capture_output=True, env=env, timeout=60)
+        assert p.returncode == code, (closing, p.stderr.decode())
+        assert b"Traceback" not in p.stdout + p.stderr

@@ -175,3 +175,10 @@ def test_recycle_play_never_overwrites_a_file_with_its_transcript(monkeypatch, c
                                "--transcript", t, "--force")
     assert code == 0, err
     assert t.read_text("utf-8").startswith("{")
+
+
+def test_a_closed_stdin_quits_cleanly(prog, monkeypatch):
+    """`recycle play <&-` starts with sys.stdin None: the game ends as when the input ends."""
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(HumanQuit, match="stdin is closed"):
+        play_game(prog, 4, [HumanPlayer(None, io.StringIO()), registry.make("R")])

@@ -16,6 +16,7 @@ import traceback
 from typing import NoReturn
 
 from ..errors import InternalError, RecycleError, UsageError
+from ..players import registry
 from ..version import __version__
 from . import check, flow, games, lsp, merge, new, play, replay, run, stats, tournament, view
 from .memory import ceiling_message, restore_memory_ceiling, set_memory_ceiling
@@ -98,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _bug(e: BaseException) -> int:
+    failure = registry.user_failure(e)
+    if failure is not None:  # the user's own player class failed: their code, named, not a bug of recycle
+        print(failure, file=sys.stderr)
+        return EXIT_FAIL
     print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
     traceback.print_exception(e, file=sys.stderr)
     return EXIT_BUG

@@ -29,6 +29,7 @@ from .options import (
     add_game_argument,
     add_limit_options,
     add_param_option,
+    jobs,
     positive,
     seed_number,
 )
@@ -57,7 +58,8 @@ def register(sub) -> None:
     add_param_option(t)
     add_ai_options(t)
     add_limit_options(t)
-    t.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
+    t.add_argument("--jobs", type=jobs, default=1,
+                   help="worker processes, at most the number of CPUs (results identical to --jobs 1)")
     add_backend_options(t)
     t.add_argument("--out", type=Path, help="write tournament.json, games.csv (appended game by game), "
                                            "standings.csv and standings.png here")

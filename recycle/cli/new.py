@@ -103,6 +103,8 @@ def register(sub) -> None:
 
 def target(name: str) -> Path:
     p = Path(name)
+    if not p.name or p.name in (".", "..") or name.endswith(("/", "\\")):  # "", ".", "dir/": no file named
+        raise UsageError(f"{name!r}: give the name of the game file to write, e.g. my_game or games/my_game.gdl")
     return p if p.suffix in (".gdl", ".rcy") else p.with_name(p.name + ".gdl")
 
 

@@ -74,3 +74,13 @@ def test_dialect_is_refused_with_the_reason(tmp_path, capsys, dialect):
     assert f"--dialect {dialect}: `recycle new` writes the modern language only" in err
     assert "recycle check --dialect xam" in err and "Traceback" not in err
     assert not (tmp_path / "x.gdl").exists()
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", "sub/"])
+def test_a_name_that_is_no_file_name_is_refused(tmp_path, capsys, monkeypatch, name):
+    """`recycle new ""` was a ValueError from pathlib; a folder's name is no game file either."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", name]) == 2
+    err = capsys.readouterr().err
+    assert "give the name of the game file to write" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []

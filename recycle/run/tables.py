@@ -133,12 +133,14 @@ def record_from_json(line: str) -> RunRecord:
     d = json.loads(line)
     if not isinstance(d, dict):
         raise ValueError("not a record")
-    for name, ok in _RECORD_FIELDS:
-        if not ok(d.get(name)) or name not in d:
+    for name, ok in _RECORD_FIELDS + _RECORD_DEFAULTED:
+        if (name not in d and (name, ok) in _RECORD_FIELDS) or (name in d and not ok(d[name])):
             raise ValueError(f"field {name!r} is {json.dumps(d.get(name))[:40]}")
     n = len(d["lineup"])
     if any(d[k] is not None and len(d[k]) != n for k in ("scores", "ranks", "shares")):
         raise ValueError(f"scores, ranks or shares not one per seat of the lineup ({n})")
+    if d["end_reason"] == "normal" and any(d[k] is None for k in ("scores", "ranks", "shares")):
+        raise ValueError("a game that ended normally without its scores, ranks or shares")
     try:
         return RunRecord(**d)
     except TypeError as e:  # a field missing or unknown
@@ -147,6 +149,11 @@ def record_from_json(line: str) -> RunRecord:
 
 def _int(v) -> bool:
     return type(v) is int and v >= 0
+
+
+def _size(v) -> bool:
+    """A count of games or bytes: 2**62 and more would overflow the system's sizes."""
+    return type(v) is int and 0 <= v < 2**62
 
 
 def _num(v) -> bool:
@@ -168,6 +175,12 @@ _RECORD_FIELDS = (
     ("winners", _list_of(_int)), ("error", _or_none(lambda v: isinstance(v, str))),
     ("decision_rows", _list_of(lambda x: isinstance(x, list) and len(x) == 3 and all(_int(y) for y in x))),
     ("lineup", lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(c, str) for c in v)),
+)
+# Fields a record may leave to their defaults.
+_RECORD_DEFAULTED = (
+    ("transcript", lambda v: v is None), ("ms", lambda v: _num(v) and v >= 0),
+    ("estimates", _or_none(_list_of(lambda x: isinstance(x, dict)))),
+    ("sampled", _list_of(lambda x: isinstance(x, list) and len(x) == 2 and _int(x[0]) and _num(x[1]))),
 )
 
 
@@ -239,6 +252,11 @@ class BatchTables:
 
     def reopen(self, state: dict) -> None:
         """Continue from STATE: cut the files back to what was committed (the kept records: kept_records())."""
+        sizes = state["sizes"]
+        if (not _size(state.get("games_kept")) or not all(_size(sizes.get(name)) for name in JOURNALED)
+                or not (_num(state.get("elapsed_s", 0.0)) and state.get("elapsed_s", 0.0) >= 0)):
+            raise OutputError(f"{self.folder.path / STATE}: damaged (games kept, file sizes or time not as recycle "
+                              "wrote them); start again with --force")
         self.kept = int(state["games_kept"])
         self.elapsed = float(state.get("elapsed_s", 0.0))
         self.sizes = {name: int(state["sizes"][name]) for name in JOURNALED}
@@ -357,9 +375,4 @@ def read_state(folder: OutFolder) -> dict | None:
     if (not isinstance(state, dict) or state.get("format") != "recycle-resume"
             or not isinstance(state.get("sizes"), dict) or not isinstance(state.get("identity"), dict)):
         raise OutputError(f"{folder.path / STATE}: not a resume state of recycle")
-    sizes = state["sizes"]
-    if (not _int(state.get("games_kept")) or not all(_int(sizes.get(name)) for name in JOURNALED)
-            or not (_num(state.get("elapsed_s", 0.0)) and state.get("elapsed_s", 0.0) >= 0)):
-        raise OutputError(f"{folder.path / STATE}: damaged (games kept, file sizes or time not as recycle wrote "
-                          "them); start again with --force")
     return state

@@ -2,6 +2,9 @@
 games; an existing file is never overwritten without --force."""
 from __future__ import annotations
 
+import errno
+import os
+
 import pytest
 
 from recycle.cli import main
@@ -84,3 +87,21 @@ def test_a_name_that_is_no_file_name_is_refused(tmp_path, capsys, monkeypatch, n
     err = capsys.readouterr().err
     assert "give the name of the game file to write" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_cannot_be_written_is_left_as_it_was(tmp_path, capsys, monkeypatch):
+    """A full disk: one line, no empty or half file left (the next try refused to overwrite an empty one),
+    and with --force the old file is kept whole."""
+    def full(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    path = tmp_path / "mine.gdl"
+    assert main(["new", str(path)]) == 2
+    assert "cannot write (No space left on device)" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    path.write_text("my own game", "utf-8")
+    assert main(["new", str(path), "--force"]) == 2
+    assert path.read_text("utf-8") == "my own game" and list(tmp_path.iterdir()) == [path]
+    monkeypatch.undo()
+    assert main(["new", str(path), "--force"]) == 0 and path.read_text("utf-8").startswith(";; Mine\n")

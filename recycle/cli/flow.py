@@ -102,7 +102,15 @@ def write_flow_files(fb: FlowGraph, stem: Path, formats, min_run_share: float = 
     except FlowRenderError as e:
         raise RecycleError(f"error: {e}") from None
     except OSError as e:
-        raise RecycleError(f"error: cannot write {stem}.*: {e}") from None
+        raise Unwritten(f"error: cannot write {stem}.*: {e.strerror or e}", e.strerror or str(e)) from None
+
+
+class Unwritten(RecycleError):
+    """Writing a drawing failed (a full disk): what was half written is not kept."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def write_flow_output(fb: FlowGraph, path: Path, min_run_share: float = 0.0, **kw) -> Path:
@@ -236,6 +244,8 @@ def _flow(args: argparse.Namespace, sess, spec, out: Path, opened: list[OutFolde
                 made = write_flow_files(fb, staging / "flow", args.formats, min_run_share=args.min_run_share,
                                         legend=not args.no_legend, edge_labels=args.edge_labels,
                                         **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
+            except Unwritten as e:  # a file may be half written: none is kept
+                raise RecycleError(f"error: cannot write {out}/flow.*: {e.reason}") from None
             except RecycleError:  # Graphviz failed: what was written before (flow.dot, flow.json) is kept
                 for name in sorted(os.listdir(staging)):
                     folder.publish(staging / name, name)

@@ -3,10 +3,12 @@ folder is refused unless --force, which removes flow's own files only; files are
 folder (never through a symlink, never outside it); `--out ''` is a usage error."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import signal
+from pathlib import Path
 
 from recycle.cli import flow as flow_cli
 from recycle.cli import main
@@ -132,3 +134,18 @@ def test_an_interrupted_flow_draws_the_games_it_finished(tmp_path, capsys, monke
     assert main(flow(out, "-n", "1000")) == 130
     assert "no game was finished; nothing written" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_drawing_that_cannot_be_written_leaves_no_half_file(tmp_path, capsys, monkeypatch):
+    """A full disk while flow.dot is written: one line naming the output folder (not the staging folder),
+    and no empty flow.dot published as if drawn."""
+    def full_disk(graph, stem, formats, **kw):
+        Path(f"{stem}.dot").write_text("")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(flow_cli, "write_flow", full_disk)
+    out = tmp_path / "f"
+    assert main(flow(out)) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {out}/flow.*: No space left on device" in err and "staging" not in err
+    assert list(out.iterdir()) == []

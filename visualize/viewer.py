@@ -227,7 +227,9 @@ def game_data(path: str | Path, game_path: str | Path | None = None, *, max_fram
     prog = progs[0]
     fams, fam_index, boards = _families(prog)
     n = prog.n_players
-    seat_list = list(range(n)) if seats is None else [s for s in seats if 0 <= s < n]
+    if seats is not None and any(not 0 <= s < n for s in seats):  # a page with no view at all, else
+        raise UsageError(f"--seat p{max(seats) + 1}: {path.name} is a game of {n} seats (p1 to p{n})")
+    seat_list = list(range(n)) if seats is None else sorted(set(seats))
     views: dict[str, _View] = {}
     if omniscient:
         views["all"] = _View()

@@ -10,7 +10,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -268,23 +268,6 @@ def recorded_seed(out: Path | None) -> int | None:
     return seed if isinstance(seed, int) else None
 
 
-class Repeated(Sequence):
-    """One item n times, as a sequence (the lineup of each game of a batch, without a list as long as the batch)."""
-
-    def __init__(self, item, n: int) -> None:
-        self.item, self.n = item, n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self.item] * len(range(self.n)[i])
-        if not -self.n <= i < self.n:
-            raise IndexError(i)
-        return self.item
-
-
 def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, kept: list[RunRecord] | int,
                  tables: BatchTables | None, on_record: Callable[[RunRecord], None] | None = None,
                  label: str | None = None, runs: range | None = None) -> Outcome:
@@ -302,7 +285,7 @@ def stream_batch(sess: GameSession, spec: BatchSpec, args: argparse.Namespace, k
     n_kept = kept if isinstance(kept, int) else len(kept)
     todo = range(runs.start + n_kept, runs.stop)
     base = tables.elapsed if tables is not None else 0.0
-    warn_if_long(sess, Repeated(spec.lineup, len(todo)), spec.ai_budget, spec.move_time, args.jobs)
+    warn_if_long(sess, {tuple(spec.lineup): len(todo)}, spec.ai_budget, spec.move_time, args.jobs)
     t0 = time.perf_counter()
     outcome = Outcome(records, base, games=n_kept)
     show = not (args.quiet or args.json) and len(todo) > 0 and sys.stderr.isatty()

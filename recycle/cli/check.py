@@ -13,6 +13,8 @@ from ..lang import library, load_game
 from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
 from .options import add_dialect_option
 
+MAX_INTERVAL = 86_400  # a day: time.sleep refuses inf, and a longer wait watches nothing
+
 EXIT_OK, EXIT_FAIL = 0, 1
 
 
@@ -122,8 +124,8 @@ def watch(args: argparse.Namespace) -> int:
     """Check, then poll the files' times; print a file's report again only when it changed. Ctrl-C: 130."""
     if args.json:
         raise UsageError("--watch prints reports as files change; it cannot be combined with --json")
-    if args.interval <= 0:
-        raise UsageError("--interval must be a positive number of seconds")
+    if not 0 < args.interval < MAX_INTERVAL:  # (false for nan too, which sleep refuses)
+        raise UsageError(f"--interval must be a positive number of seconds, less than {MAX_INTERVAL:,}")
     shown: dict[Path, str] = {}
     stamps: dict[Path, tuple] = {}
     try:

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -21,7 +22,7 @@ from ..errors import RecycleError, UsageError
 from ..run.batch import play_run
 from ..run.output import STAGING, OutFolder
 from ..visualize.flow import FILE_FORMATS, FlowRenderError, write_flow, write_flow_file
-from .batches import open_batch, open_out, out_folder
+from .batches import Stopped, Stopper, open_batch, open_out, out_folder
 from .options import (
     SEED_HELP,
     add_game_argument,
@@ -101,7 +102,15 @@ def write_flow_files(fb: FlowGraph, stem: Path, formats, min_run_share: float = 
     except FlowRenderError as e:
         raise RecycleError(f"error: {e}") from None
     except OSError as e:
-        raise RecycleError(f"error: cannot write {stem}.*: {e}") from None
+        raise Unwritten(f"error: cannot write {stem}.*: {e.strerror or e}", e.strerror or str(e)) from None
+
+
+class Unwritten(RecycleError):
+    """Writing a drawing failed (a full disk): what was half written is not kept."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def write_flow_output(fb: FlowGraph, path: Path, min_run_share: float = 0.0, **kw) -> Path:
@@ -183,19 +192,36 @@ def _flow(args: argparse.Namespace, sess, spec, out: Path, opened: list[OutFolde
         prog = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True)
         prog.start()
         task = prog.add_task(sess.name, total=args.n)
-    try:
-        for r in range(args.n):
-            rec = play_run(sess, spec, r)
-            if rec.end_reason == "error":
-                errors.append(rec)
-            else:
-                limited += rec.end_reason != "normal"
-                fb.add_run(events_of(rec), seed=rec.game_seed)
+    played = 0
+    # Ctrl-C or SIGTERM abandons the game being played; the games finished before it are drawn.
+    with Stopper() as stopper:
+        try:
+            for r in range(args.n):
+                stopper.may_raise = True
+                rec = play_run(sess, spec, r)
+                stopper.may_raise = False
+                played += 1
+                if rec.end_reason == "error":
+                    errors.append(rec)
+                else:
+                    limited += rec.end_reason != "normal"
+                    fb.add_run(events_of(rec), seed=rec.game_seed)
+                if prog is not None:
+                    prog.advance(task)
+                if stopper.stopped():
+                    break
+        except Stopped:
+            pass
+        finally:
+            stopper.may_raise = False
             if prog is not None:
-                prog.advance(task)
-    finally:
-        if prog is not None:
-            prog.stop()
+                prog.stop()
+    if stopper.signum is not None:
+        name = signal.Signals(stopper.signum).name
+        if fb.runs == 0:
+            print(f"interrupted by {name}: no game was finished; nothing written", file=sys.stderr)
+            return 128 + stopper.signum
+        print(f"interrupted by {name}: drawing the {played} of {args.n} games finished", file=sys.stderr)
     if fb.runs == 0:
         raise RecycleError(f"error: no flow to draw: every game ended with an error; first: {first_error_text(errors)}")
     if errors:
@@ -218,6 +244,8 @@ def _flow(args: argparse.Namespace, sess, spec, out: Path, opened: list[OutFolde
                 made = write_flow_files(fb, staging / "flow", args.formats, min_run_share=args.min_run_share,
                                         legend=not args.no_legend, edge_labels=args.edge_labels,
                                         **({} if args.max_nodes is None else {"max_nodes": args.max_nodes}))
+            except Unwritten as e:  # a file may be half written: none is kept
+                raise RecycleError(f"error: cannot write {out}/flow.*: {e.reason}") from None
             except RecycleError:  # Graphviz failed: what was written before (flow.dot, flow.json) is kept
                 for name in sorted(os.listdir(staging)):
                     folder.publish(staging / name, name)
@@ -236,21 +264,22 @@ def _flow(args: argparse.Namespace, sess, spec, out: Path, opened: list[OutFolde
         "files": [str(p) for p in files],
         "game": sess.name,
         "seed": spec.seed,
-        "games": args.n,
+        "games": played,
         "runs": fb.runs,
         "excluded_errors": len(errors),
         "limited": limited,
         "seeds": G.graph["seeds"],
         "information": info,
     }
+    code = 0 if stopper.signum is None else 128 + stopper.signum
     if args.json:
         print(json.dumps(doc, indent=2))
-        return 0
+        return code
     print(f"{G.graph['title']}: {doc['nodes']} locations, {doc['edges']} flows"
           + (f" ({len(errors)} game{'s' if len(errors) != 1 else ''} with errors left out)" if errors else ""))
     print(categories_line(info))
     print("wrote " + ", ".join(str(p) for p in files))
-    return 0
+    return code
 
 
 def categories_line(info: dict) -> str:

@@ -9,18 +9,23 @@ output went away (`recycle run … | head`): quietly, with no message and no tra
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import traceback
 from typing import NoReturn
 
 from ..errors import InternalError, RecycleError, UsageError
+from ..players import registry
 from ..version import __version__
 from . import check, flow, games, lsp, merge, new, play, replay, run, stats, tournament, view
 from .memory import ceiling_message, restore_memory_ceiling, set_memory_ceiling
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 70
 EXIT_PIPE = 128 + 13  # SIGPIPE
+# What the system says of a path the user mistyped (a bad request, status 2) rather than of the
+# disk under it (status 1).
+_BAD_NAME = frozenset({errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.EINVAL})
 
 # In the order `recycle --help` lists them.
 COMMANDS = (check, run, merge, replay, view, games, play, flow, stats, tournament, new, lsp)
@@ -45,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `recycle` console script."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with it closed (`>&-`): written as if to /dev/null
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (the process's stream)
     to_null = _stdout_is_devnull()
     ceiling = None
     try:
@@ -76,12 +84,35 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         print(f"error: {ceiling_message()}", file=sys.stderr)
         return EXIT_FAIL
+    except OSError as e:
+        # The system refused a path the user named (a name too long, a loop of links, a full or
+        # read-only disk): the user's to fix, so one line naming the file, not a trace. An OSError
+        # without a file name is no such refusal and falls through to the bug report below.
+        if e.filename is None or isinstance(e, BrokenPipeError):
+            return _bug(e)
+        print(f"error: {_shown(e.filename)}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE if e.errno in _BAD_NAME else EXIT_FAIL
     except (InternalError, Exception) as e:  # a bug in recycle, never the user's fault
-        print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
-        traceback.print_exception(e, file=sys.stderr)
-        return EXIT_BUG
+        return _bug(e)
     finally:
         restore_memory_ceiling(ceiling)
+
+
+def _bug(e: BaseException) -> int:
+    failure = registry.user_failure(e)
+    if failure is not None:  # the user's own player class failed: their code, named, not a bug of recycle
+        print(failure, file=sys.stderr)
+        return EXIT_FAIL
+    print("internal error: this is a bug in recycle, please report it with the trace below", file=sys.stderr)
+    traceback.print_exception(e, file=sys.stderr)
+    return EXIT_BUG
+
+
+def _shown(name: object) -> str:
+    """A file name as one line of bounded length: a hostile name may be kilobytes long or hold newlines."""
+    text = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
+    text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+    return text if len(text) <= 200 else f"{text[:100]}…{text[-60:]}"
 
 
 def _drop_stdout() -> None:

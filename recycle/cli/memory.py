@@ -8,6 +8,8 @@ the command itself one line naming the ceiling and the flag that raises it.
 """
 from __future__ import annotations
 
+import sys
+
 try:
     import resource
 except ImportError:  # pragma: no cover - not on POSIX: no ceiling
@@ -23,9 +25,9 @@ def set_memory_ceiling(mb: int) -> tuple[int, int] | None:
 
     Returns the limits it replaced (for restore_memory_ceiling), or None if it changed nothing.
     """
-    if not mb or resource is None:
-        return None
     want = mb * 1024 * 1024
+    if not mb or resource is None or want > sys.maxsize:  # more than any address space: no ceiling
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)

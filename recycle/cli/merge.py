@@ -60,7 +60,47 @@ def _shard_doc(d: Path) -> dict:
     if doc.get("complete") is not True:
         raise UsageError(f"{d}: shard {doc['shard'].get('index')} is not complete ({doc.get('games_kept')} games "
                          f"kept); finish it with `recycle {command} … --shard I/K --resume`")
+    for where, ok in _SHAPE + (_STATS_SHAPE if command == "stats" else _RUN_SHAPE):
+        value: object = doc
+        for key in where.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if not ok(value):
+            raise UsageError(f"{d}/summary.json: damaged ({where} is {_brief(value)}): not as `recycle {command} "
+                             "--shard` wrote it")
     return doc
+
+
+def _count(v: object) -> bool:
+    return type(v) is int and v >= 0
+
+
+def _brief(v: object) -> str:
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+# What merging reads of each shard's summary.json, and what a shard writes there: a folder edited by hand
+# is refused naming the field, before anything is merged.
+_SHAPE = (
+    ("version", lambda v: v == 1),
+    ("game", lambda v: isinstance(v, str)),
+    ("players", lambda v: _count(v) and v > 0),
+    ("lineup", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v)),
+    ("seed", _count),
+    ("games_kept", _count),
+    ("games_asked", _count),
+    ("timing.wall_s", lambda v: type(v) in (int, float) and v >= 0),
+    ("shard.index", _count),
+    ("shard.of", lambda v: _count(v) and v > 0),
+    ("shard.identity", lambda v: isinstance(v, dict)),
+    ("shard.runs", lambda v: isinstance(v, list) and len(v) == 2 and all(_count(x) for x in v) and v[0] <= v[1]),
+)
+_RUN_SHAPE = (("summary.file", lambda v: isinstance(v, str)),)
+_STATS_SHAPE = (
+    ("shard.options", lambda v: isinstance(v, dict)),
+    ("shard.game_file", lambda v: isinstance(v, str)),
+    ("timing.jobs", lambda v: _count(v) and v > 0),
+)
 
 
 def check_shards(dirs: list[Path], docs: list[dict]) -> list[int]:
@@ -86,6 +126,10 @@ def check_shards(dirs: list[Path], docs: list[dict]) -> list[int]:
                 shown = "" if key == "game_sha256" else f" ({ref.get(key)!r} and {ident.get(key)!r})"
                 raise UsageError(f"{dirs[0]} and {d} are shards of different runs: different "
                                  f"{WHAT.get(key, key)}{shown}")
+        if doc.get("interpreter") != docs[0].get("interpreter"):  # another version may play other games
+            raise UsageError(f"{dirs[0]} and {d} are shards of different versions of recycle "
+                             f"({docs[0].get('interpreter')!r} and {doc.get('interpreter')!r}): play them again "
+                             "with one version")
         i = sh["index"]
         if i in seen:
             raise UsageError(f"shard {i} of {k} is given twice: {seen[i]} and {d}")
@@ -113,14 +157,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
     # the summary is tallied record by record, the shards in run order: memory does not grow with the batch
     tally = RunTally(head["players"])
     for d, doc in zip(dirs, docs, strict=True):
-        a, b = doc["shard"]["runs"]
-        try:
-            with OutFolder.open(d, create=False) as src:
-                for rec in journal_records(src, SHARD_RECORDS, range(a, b)):
-                    tally.add(rec)
-        except (OutputError, ValueError, TypeError):
-            raise UsageError(f"{d}/{SHARD_RECORDS}: does not hold runs {a}..{b - 1} of shard "
-                             f"{doc['shard']['index']}") from None
+        for rec in _records(d, doc):
+            tally.add(rec)
     summ = head["summary"]
     elapsed = sum(doc["timing"]["wall_s"] for doc in docs)  # the time the shards took together, one after the other
     summary = tally.summary(head["game"], summ["file"], head["lineup"], head["seed"], elapsed, summ.get("direction"))
@@ -163,6 +201,9 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     without playing a game: the summary, tables, heuristics, flows and plots are computed from the merged
     records and the game file exactly as one uninterrupted `recycle stats` computes them."""
     head = docs[0]
+    for d, doc in zip(dirs, docs, strict=True):  # every record read before anything is written
+        for _ in _records(d, doc):
+            pass
     sizes: dict[str, int] = {}
     try:
         with OutFolder.open(out_dir) as out:
@@ -171,6 +212,8 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
                 for k, d in enumerate(dirs):
                     with OutFolder.open(d, create=False) as src:
                         data = src.read_bytes(SHARD_RECORDS if name == RECORDS else name)
+                    if name != RECORDS and b"\n" not in data:
+                        raise UsageError(f"{d}/{name}: damaged (not even a header line)")
                     # every shard's table opens with the same header: the first one keeps it
                     parts.append(data if k == 0 or name == RECORDS else data[data.index(b"\n") + 1:])
                 out.write_atomic(name, b"".join(parts))
@@ -190,6 +233,18 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     for key, value in {**opts, "out": out_dir, "resume": True, "jobs": head["timing"]["jobs"], "quiet": True}.items():
         setattr(ns, key, tuple(value) if key.endswith("_formats") else value)
     return stats.cmd_stats(ns)
+
+
+def _records(d: Path, doc: dict) -> Iterator:
+    """The records a shard keeps, checked as they are read (a UsageError naming the shard otherwise)."""
+    a, b = doc["shard"]["runs"]
+    try:
+        with OutFolder.open(d, create=False) as src:
+            yield from journal_records(src, SHARD_RECORDS, range(a, b))
+    except (OutputError, OSError) as e:
+        detail = str(e).removeprefix(f"{d / SHARD_RECORDS}: ")
+        raise UsageError(f"{d / SHARD_RECORDS}: does not hold runs {a}..{b - 1} of shard {doc['shard']['index']} "
+                         f"({detail})") from None
 
 
 def copy_transcripts(out: OutFolder, dirs: list[Path]) -> list[int]:

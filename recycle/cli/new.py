@@ -12,7 +12,10 @@ commands that load the new file take --dialect (with auto, a modern variant may 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
+import secrets
 from pathlib import Path
 
 from ..errors import UsageError
@@ -101,8 +104,27 @@ def register(sub) -> None:
     c.set_defaults(func=cmd_new)
 
 
+def _write(path: Path, text: str) -> None:
+    """Write the file whole or not at all: through a temporary file beside it, renamed over it once written
+    (a full disk left an empty file that the next try refused to overwrite, and --force lost the old one)."""
+    tmp: Path | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        with open(tmp, "x", encoding="utf-8") as f:  # (the user's umask applies, as to any new file)
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise UsageError(f"{path}: cannot write ({e.strerror or e})") from None
+
+
 def target(name: str) -> Path:
     p = Path(name)
+    if not p.name or p.name in (".", "..") or name.endswith(("/", "\\")):  # "", ".", "dir/": no file named
+        raise UsageError(f"{name!r}: give the name of the game file to write, e.g. my_game or games/my_game.gdl")
     return p if p.suffix in (".gdl", ".rcy") else p.with_name(p.name + ".gdl")
 
 
@@ -169,7 +191,6 @@ def cmd_new(args: argparse.Namespace) -> int:
     if path.exists() and not args.force:
         raise UsageError(f"{path}: the file exists; not overwritten (use --force to replace it)")
     text = variant_text(path, args.base) if args.base else TEMPLATE.format(title=_title(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, "utf-8")
+    _write(path, text)
     print(f"wrote {path}: check it with `recycle check {path}`, play it with `recycle run {path}`")
     return 0

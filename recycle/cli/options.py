@@ -26,8 +26,8 @@ def param(text: str) -> tuple[str, str]:
     return name, value.strip()
 
 
-def whole(minimum: int, what: str):
-    """An argparse type: a whole number of at least `minimum`."""
+def whole(minimum: int, what: str, maximum: int | None = None, limit: str = ""):
+    """An argparse type: a whole number of at least `minimum` (and at most `maximum`, the limit named `limit`)."""
 
     def parse(text: str) -> int:
         try:
@@ -36,6 +36,9 @@ def whole(minimum: int, what: str):
             raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {text!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"{what}: expected a number of at least {minimum}, got {v}")
+        if maximum is not None and v > maximum:
+            raise argparse.ArgumentTypeError(f"{what}: {v} is more than {maximum:,}, the limit ({limit}, "
+                                             "docs/limits.md)")
         return v
 
     return parse
@@ -199,14 +202,20 @@ def declared_categories(text: str) -> list[str]:
     return out
 
 
+MAX_MOVE_TIME = 86_400.0  # a day per decision: a larger limit (1e308) is a search that never stops
+
+
 def seconds(text: str) -> float:
-    """An argparse type: a time in seconds, more than 0."""
+    """An argparse type: a time in seconds, more than 0 and at most MAX_MOVE_TIME."""
     try:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not v > 0 or v != v or v == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number of seconds more than 0, got {text}")
+    if v > MAX_MOVE_TIME:
+        raise argparse.ArgumentTypeError(f"{text} seconds is more than {MAX_MOVE_TIME:,.0f}, a day, the limit of "
+                                         "one decision (MAX_MOVE_TIME, docs/limits.md)")
     return v
 
 

@@ -40,6 +40,7 @@ def register(sub) -> None:
     add_ai_options(p, budget=False)
     add_limit_options(p, per_game=False)
     p.add_argument("--transcript", metavar="FILE", help="write the game's transcript (decisions level) here")
+    p.add_argument("--force", action="store_true", help="with --transcript: overwrite FILE if it exists")
     p.set_defaults(func=cmd_play)
 
 
@@ -47,6 +48,8 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game with the lineup of --players; a human quitting ends it cleanly (status 0)."""
     out = out or sys.stdout
     path = library.resolve(args.game)
+    if args.transcript:
+        _may_write(Path(args.transcript), args.force)
     sess = GameSession.open(path, dict(args.param), args.dialect)
     n = sess.n_players
     lineup = parse_lineup(args.players, n) if args.players else ["H"] + ["R"] * (n - 1)
@@ -85,12 +88,25 @@ def cmd_play(args, inp: TextIO | None = None, out: TextIO | None = None) -> int:
             head["params"]["ai_budget"] = searching
             rec.transcript[0] = dumps(head)
         try:
-            Path(args.transcript).write_text("".join(line + "\n" for line in rec.transcript), encoding="utf-8")
+            # "x": a file made while the game was played is not overwritten either
+            with open(args.transcript, "w" if args.force else "x", encoding="utf-8") as f:
+                f.write("".join(line + "\n" for line in rec.transcript))
         except OSError as e:
             raise UsageError(f"--transcript {args.transcript}: cannot write ({e.strerror or e})") from None
         out.write(f"wrote {args.transcript} (replay it with: recycle replay {args.transcript})\n")
     out.flush()
     return 0
+
+
+def _may_write(target: Path, force: bool) -> None:
+    """Refuse, before a move is played, a transcript file that would overwrite a file (the game file
+    itself, say) or that cannot be made: a game played at the terminal is not lost at its end."""
+    if target.is_dir():
+        raise UsageError(f"--transcript {target}: is a directory; give a file name")
+    if target.exists() and not force:
+        raise UsageError(f"--transcript {target}: the file exists; not overwritten (use --force to replace it)")
+    if not target.parent.is_dir():
+        raise UsageError(f"--transcript {target}: no folder {target.parent} to write it in")
 
 
 def _final_state(prog, game_seed: int, rec, players, args):

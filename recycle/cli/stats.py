@@ -29,10 +29,13 @@ from .options import (
     graph_formats,
     positive,
     shard,
+    whole,
 )
 from .statsbatch import open_batch_ai, playing_level, stats_batch
 
 PLOT_FORMATS = ("png", "svg", "pdf")
+# Resamples of each bootstrap interval: each one resamples every game, so a batch costs B x games.
+MAX_BOOTSTRAP = 100_000
 
 
 def register(sub) -> None:
@@ -63,7 +66,8 @@ def register(sub) -> None:
                    default=("png", "svg"), metavar="FMT[,FMT]", help="plot formats (default png,svg)")
     s.add_argument("--flow-format", dest="flow_formats", type=formats(graph_formats(), "image"),
                    default=("svg", "png"), metavar="FMT[,FMT]", help="flow diagram formats (default svg,png)")
-    s.add_argument("--bootstrap", type=positive, default=1000, metavar="B",
+    s.add_argument("--bootstrap", type=whole(1, "resamples", MAX_BOOTSTRAP, "MAX_BOOTSTRAP"), default=1000,
+                   metavar="B",
                    help="bootstrap resamples for the 95%% intervals (default 1000)")
     s.add_argument("--declared", type=declared_categories, metavar="CATS",
                    help="declared information categories, e.g. Hidden,Private,Taken")

@@ -29,6 +29,7 @@ from .options import (
     add_game_argument,
     add_limit_options,
     add_param_option,
+    jobs,
     positive,
     seed_number,
 )
@@ -57,7 +58,8 @@ def register(sub) -> None:
     add_param_option(t)
     add_ai_options(t)
     add_limit_options(t)
-    t.add_argument("--jobs", type=positive, default=1, help="worker processes (results identical to --jobs 1)")
+    t.add_argument("--jobs", type=jobs, default=1,
+                   help="worker processes, at most the number of CPUs (results identical to --jobs 1)")
     add_backend_options(t)
     t.add_argument("--out", type=Path, help="write tournament.json, games.csv (appended game by game), "
                                            "standings.csv and standings.png here")
@@ -120,6 +122,9 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
                              "leave it out to continue that tournament")
     path = library.resolve(args.game)
     sess = GameSession.open(path, dict(t.params), args.dialect)
+    if sess.n_players != t.seats:
+        raise UsageError(f"--resume: {f} says {t.seats} seats, but {sess.name} has {sess.n_players} players")
+    parse_players(",".join(t.players))  # kinds this recycle knows (a UsageError naming the unknown one)
     if sess.sha256 != t.game_sha256:
         raise UsageError(f"--resume: {path} is not the game the tournament in {out} was playing "
                          f"({t.game}, sha256 {t.game_sha256[:12]}…): the file changed or another game was named")
@@ -136,10 +141,18 @@ def _check_out(args) -> None:
         return
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory")
-    if not args.resume and out.is_dir() and any(out.iterdir()):
-        if not args.force:
-            raise UsageError(f"--out {out} is not empty: --resume continues the tournament there, --force "
-                             "starts afresh (replacing its files), or choose another folder")
+    if not args.resume and out.is_dir() and any(out.iterdir()) and not args.force:
+        raise UsageError(f"--out {out} is not empty: --resume continues the tournament there, --force "
+                         "starts afresh (replacing its files), or choose another folder")
+
+
+def _make_out(args) -> None:
+    """Clear (--force) or make the --out folder, once the game has loaded and the tournament is scheduled:
+    a game that does not load, or a refused schedule, leaves an earlier tournament's files as they were."""
+    out = args.out
+    if out is None:
+        return
+    if not args.resume and args.force:
         for name in OUR_FILES:
             (out / name).unlink(missing_ok=True)
     try:
@@ -191,12 +204,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                              "(compare players with `recycle run` instead)")
         t = _settings(args, sess, path)
     plan = t.schedule()
+    _make_out(args)
     if not args.json:
         print(f"{t.game}: tournament of {', '.join(t.players)}, {len(plan)} games "
               f"({tm.games_per_table(t.games, t.seats)} per table), seed {t.seed}"
               + (" (drawn; pass --seed to repeat)" if args.seed is None and not args.resume else "")
               + (f", {args.jobs} jobs" if args.jobs > 1 else ""), file=sys.stderr)
-    done = tm.read_games(out / "games.csv", t.seats) if args.resume and out is not None else {}
+    done = tm.read_games(out / "games.csv", t.seats, t.players) if args.resume and out is not None else {}
     warn_if_long(sess, [g.lineup for g in plan if g.game not in done], t.ai_budget, t.move_time, args.jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
     if show:

@@ -97,7 +97,11 @@ def _resolve(src: SourceFile, at: SList, name: str) -> Path:
             raise _error(src, at, f"the base game {name!r} is not a game file (.gdl or .rcy)")
         return here / rel
     beside = here / f"{name}.gdl"
-    if beside.is_file():
+    try:
+        found = beside.is_file()
+    except OSError:  # a name the system cannot look up (too long): no such file beside the variant
+        found = False
+    if found:
         return beside
     shipped = library.shipped()
     if name in shipped:

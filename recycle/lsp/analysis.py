@@ -297,9 +297,16 @@ def base_path(doc: Document) -> Path | None:
     if rel.suffix:
         return here / rel
     beside = here / f"{doc.base}.gdl"
-    if beside.is_file():
+    if _is_file(beside):
         return beside
     return library.shipped().get(doc.base)
+
+
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except OSError:  # a name the system cannot look up (too long): no such file
+        return False
 
 
 def chain(doc: Document, read_text=None) -> list[Document]:
@@ -308,7 +315,7 @@ def chain(doc: Document, read_text=None) -> list[Document]:
     seen = {str(Path(doc.path).resolve())} if doc.path else set()
     while len(out) < 17:
         p = base_path(out[-1])
-        if p is None or str(p.resolve()) in seen or not p.is_file():
+        if p is None or str(p.resolve()) in seen or not _is_file(p):
             break
         seen.add(str(p.resolve()))
         text = read_text(p) if read_text is not None else p.read_text("utf-8")

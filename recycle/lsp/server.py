@@ -12,18 +12,24 @@ replace with the initialization option `{"dialect": "auto"|"modern"|"xam"}`.
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as L
 from pygls.lsp.server import LanguageServer
 
+from ..errors import UsageError
 from ..lang.xam import DIALECTS
 from ..version import __version__
 from . import analysis as An
 
 DEBOUNCE = 0.25  # seconds of quiet after a change before the file is checked
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # one JSON-RPC message (a game file is at most 1 MB)
+MAX_HEADER_BYTES = 64 * 1024  # one header line read at once
 SEVERITY = {"error": L.DiagnosticSeverity.Error, "warning": L.DiagnosticSeverity.Warning}
 SYMBOL_KIND = {"stage": L.SymbolKind.Class, "define": L.SymbolKind.Function, "choice": L.SymbolKind.Event,
                "declare": L.SymbolKind.Variable, "setup": L.SymbolKind.Constructor, "scoring": L.SymbolKind.Property,
@@ -195,5 +201,47 @@ def make_server(dialect: str = "auto") -> RecycleServer:
     return server
 
 
-def serve(dialect: str = "auto") -> None:
-    make_server(dialect).start_io()
+class BoundedInput:
+    """The editor's end of stdio as the protocol reads it, with the sizes bounded: a message whose
+    Content-Length passes MAX_MESSAGE_BYTES is refused before anything of it is read (pygls would
+    allocate it whole), which ends the session; a header line is read at most MAX_HEADER_BYTES at a time."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.refused: int | None = None
+
+    def readline(self) -> bytes:
+        return self.raw.readline(MAX_HEADER_BYTES)
+
+    def read(self, n: int) -> bytes:
+        if n > MAX_MESSAGE_BYTES:
+            self.refused = n
+            return b""  # no body: the protocol loop stops
+        return self.raw.read(n)
+
+
+class _ClientErrors(logging.Formatter):
+    """pygls logs a message it cannot decode (the client's bad JSON) with its trace: one line says it."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, ValueError):
+            return f"recycle lsp: {record.getMessage()}: {exc}"
+        return super().format(record)
+
+
+def serve(dialect: str = "auto", stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_ClientErrors())
+    log = logging.getLogger("pygls")
+    log.addHandler(handler)
+    log.propagate = False
+    reader = BoundedInput(stdin or sys.stdin.buffer)
+    try:
+        make_server(dialect).start_io(reader, stdout)  # type: ignore[arg-type]
+    finally:
+        log.removeHandler(handler)
+        log.propagate = True
+    if reader.refused is not None:
+        raise UsageError(f"a message of {reader.refused:,} bytes from the editor is larger than "
+                         f"{MAX_MESSAGE_BYTES:,} bytes, the limit of one message (MAX_MESSAGE_BYTES, docs/limits.md)")

@@ -206,6 +206,9 @@ class HumanPlayer(Player):
         out = self.out or sys.stdout
         out.write(prompt)
         out.flush()
+        if (self.inp or sys.stdin) is None:  # started with its stdin closed (`<&-`): there is no input at all
+            self._print()
+            raise HumanQuit("there is no input (stdin is closed): game abandoned")
         try:
             line = (self.inp or sys.stdin).readline(MAX_LINE)
         except (UnicodeDecodeError, ValueError):  # bytes that are not text, a closed input

@@ -80,6 +80,9 @@ def python_class(spec: str) -> type:
         obj = getattr(obj, part)
     if not inspect.isclass(obj):
         raise UsageError(f"player {spec!r}: {attr!r} is not a class")
+    source = inspect.getsourcefile(obj) if inspect.getmodule(obj) is not None else None
+    if source:
+        USER_FILES[source] = spec
     if not (callable(getattr(obj, "start", None)) and callable(getattr(obj, "choose", None))):
         raise UsageError(f"player {spec!r}: class {attr} does not implement the player protocol: it needs "
                          "start(...) and choose(...) (see recycle.players.base.Player or recycle.api.Player)")
@@ -88,6 +91,28 @@ def python_class(spec: str) -> type:
     except (TypeError, ValueError):
         raise UsageError(f"player {spec!r}: class {attr} must be constructible with no arguments") from None
     return obj
+
+
+# The source files of the users' player classes, and the lineup entry naming each: an exception raised
+# in one of them is that player's failure, not a bug of recycle (cli/main.py says so).
+USER_FILES: dict[str, str] = {}
+
+
+def user_failure(e: BaseException) -> str | None:
+    """The one line that says a user's player class raised `e` (None when no frame of its traceback lies
+    in a user's player file): the innermost such frame, where their code failed."""
+    found = None
+    tb = e.__traceback__
+    while tb is not None:
+        f = tb.tb_frame.f_code.co_filename
+        if f in USER_FILES:
+            found = (f, tb.tb_lineno, tb.tb_frame.f_code.co_name, USER_FILES[f])
+        tb = tb.tb_next
+    if found is None:
+        return None
+    path, line, func, spec = found
+    text = str(e) if len(str(e)) <= 300 else str(e)[:300] + "…"
+    return f"error: player {spec!r} failed: {type(e).__name__}: {text} ({path}:{line}, in {func})"
 
 
 def make_python(spec: str) -> Player:

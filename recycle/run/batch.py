@@ -168,8 +168,9 @@ def _worker_main(conn: Connection, source: SourceFile, params: dict, parent: int
         reply: tuple[str, object]
         try:
             reply = ("ok", [play_run(sess, spec, r) for r in runs])
-        except Exception:  # a bug: the parent reports it with this trace
-            reply = ("bug", traceback.format_exc())
+        except Exception as e:  # a bug: the parent reports it with this trace (a user's player: one line)
+            failure = registry.user_failure(e)
+            reply = ("bug", traceback.format_exc()) if failure is None else ("player", failure)
         conn.send(reply)
 
 
@@ -243,6 +244,8 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
                         else:
                             if kind == "bug":
                                 raise RuntimeError(f"a worker process failed:\n{value}")
+                            if kind == "player":
+                                raise RecycleError(value)
                             done[w.tasks.pop(0)] = value
                             spare()
                             continue

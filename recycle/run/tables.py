@@ -128,7 +128,60 @@ def record_json(r: RunRecord) -> str:
 
 
 def record_from_json(line: str) -> RunRecord:
-    return RunRecord(**json.loads(line))
+    """A record of the journal; a ValueError naming what is wrong when the line is not one recycle wrote
+    (a journal edited by hand or damaged must not reach the statistics)."""
+    d = json.loads(line)
+    if not isinstance(d, dict):
+        raise ValueError("not a record")
+    for name, ok in _RECORD_FIELDS + _RECORD_DEFAULTED:
+        if (name not in d and (name, ok) in _RECORD_FIELDS) or (name in d and not ok(d[name])):
+            raise ValueError(f"field {name!r} is {json.dumps(d.get(name))[:40]}")
+    n = len(d["lineup"])
+    if any(d[k] is not None and len(d[k]) != n for k in ("scores", "ranks", "shares")):
+        raise ValueError(f"scores, ranks or shares not one per seat of the lineup ({n})")
+    if d["end_reason"] == "normal" and any(d[k] is None for k in ("scores", "ranks", "shares")):
+        raise ValueError("a game that ended normally without its scores, ranks or shares")
+    try:
+        return RunRecord(**d)
+    except TypeError as e:  # a field missing or unknown
+        raise ValueError(str(e)) from None
+
+
+def _int(v) -> bool:
+    return type(v) is int and v >= 0
+
+
+def _size(v) -> bool:
+    """A count of games or bytes: 2**62 and more would overflow the system's sizes."""
+    return type(v) is int and 0 <= v < 2**62
+
+
+def _num(v) -> bool:
+    return type(v) in (int, float)
+
+
+def _list_of(ok):
+    return lambda v: isinstance(v, list) and all(ok(x) for x in v)
+
+
+def _or_none(ok):
+    return lambda v: v is None or ok(v)
+
+
+_RECORD_FIELDS = (
+    ("run", _int), ("game_seed", _int), ("end_reason", lambda v: isinstance(v, str)), ("decisions", _int),
+    ("forced", _int), ("turns", _int), ("moves", _int), ("scores", _or_none(_list_of(_num))),
+    ("ranks", _or_none(_list_of(lambda x: _int(x) and x > 0))), ("shares", _or_none(_list_of(_num))),
+    ("winners", _list_of(_int)), ("error", _or_none(lambda v: isinstance(v, str))),
+    ("decision_rows", _list_of(lambda x: isinstance(x, list) and len(x) == 3 and all(_int(y) for y in x))),
+    ("lineup", lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(c, str) for c in v)),
+)
+# Fields a record may leave to their defaults.
+_RECORD_DEFAULTED = (
+    ("transcript", lambda v: v is None), ("ms", lambda v: _num(v) and v >= 0),
+    ("estimates", _or_none(_list_of(lambda x: isinstance(x, dict)))),
+    ("sampled", _list_of(lambda x: isinstance(x, list) and len(x) == 2 and _int(x[0]) and _num(x[1]))),
+)
 
 
 def journal_records(folder: OutFolder, name: str, runs: range) -> Iterator[RunRecord]:
@@ -137,7 +190,10 @@ def journal_records(folder: OutFolder, name: str, runs: range) -> Iterator[RunRe
     n = 0
     with folder.open_read(name) as f:
         for n, line in enumerate(f, 1):
-            r = record_from_json(line.decode("utf-8"))
+            try:
+                r = record_from_json(line.decode("utf-8"))
+            except ValueError as e:  # (bad UTF-8 and bad JSON are ValueErrors too)
+                raise OutputError(f"{folder.path / name}: line {n} is not a record of recycle ({e})") from None
             if n > len(runs) or r.run != runs[n - 1]:
                 break
             yield r
@@ -196,6 +252,11 @@ class BatchTables:
 
     def reopen(self, state: dict) -> None:
         """Continue from STATE: cut the files back to what was committed (the kept records: kept_records())."""
+        sizes = state["sizes"]
+        if (not _size(state.get("games_kept")) or not all(_size(sizes.get(name)) for name in JOURNALED)
+                or not (_num(state.get("elapsed_s", 0.0)) and state.get("elapsed_s", 0.0) >= 0)):
+            raise OutputError(f"{self.folder.path / STATE}: damaged (games kept, file sizes or time not as recycle "
+                              "wrote them); start again with --force")
         self.kept = int(state["games_kept"])
         self.elapsed = float(state.get("elapsed_s", 0.0))
         self.sizes = {name: int(state["sizes"][name]) for name in JOURNALED}

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from ..engine.algorithms import derive
 from ..players import registry
@@ -37,13 +38,24 @@ def decision_cost(code: str, budget: int | None, move_time: float | None, game_s
     return min(per, move_time) if move_time is not None else per
 
 
-def estimate(sess: GameSession, lineups: Sequence[Sequence[str]], budget: int | None, move_time: float | None,
+Lineups = Sequence[Sequence[str]] | Mapping[tuple[str, ...], int]
+
+
+def counted(lineups: Lineups) -> Mapping[tuple[str, ...], int]:
+    """Each distinct lineup and its number of games: a batch of 10^12 games of one lineup is read as one
+    entry, not walked game by game before its first game."""
+    return lineups if isinstance(lineups, Mapping) else Counter(tuple(lu) for lu in lineups)
+
+
+def estimate(sess: GameSession, lineups: Lineups, budget: int | None, move_time: float | None,
              jobs: int = 1, probe_seed: int = 0) -> dict | None:
     """The estimated wall time of playing one game per lineup (None when no lineup seats a searching player).
 
+    `lineups`: one per game, or each distinct lineup with its number of games.
     Returns {"seconds", "decisions", "branching", "probe_s"}.
     """
-    if not any(c in registry.SEARCHING for lu in lineups for c in lu):
+    games = counted(lineups)
+    if not any(c in registry.SEARCHING for lu in games for c in lu):
         return None
     t0 = time.perf_counter()
     rec = sess.play(derive(probe_seed, "probe", 0), ["R"] * sess.n_players)
@@ -53,8 +65,8 @@ def estimate(sess: GameSession, lineups: Sequence[Sequence[str]], budget: int | 
     branching = sum(b for _, b, _ in rows) / len(rows) if rows else 1.0
     n = max(1, sess.n_players)
     total = 0.0
-    for lu in lineups:
-        total += game_s + d * sum(decision_cost(c, budget, move_time, game_s, branching) for c in lu) / n
+    for lu, k in games.items():
+        total += k * (game_s + d * sum(decision_cost(c, budget, move_time, game_s, branching) for c in lu) / n)
     return {"seconds": total / max(1, jobs), "decisions": d, "branching": branching, "probe_s": game_s}
 
 
@@ -66,14 +78,15 @@ def human_time(s: float) -> str:
     return f"{s / 3600:.1f} h"
 
 
-def warn_if_long(sess: GameSession, lineups: Sequence[Sequence[str]], budget: int | None,
+def warn_if_long(sess: GameSession, lineups: Lineups, budget: int | None,
                  move_time: float | None, jobs: int = 1, threshold: float | None = None, file=None) -> dict | None:
     """Print a warning with the estimate when a batch with AI players will likely take more than `threshold` s
     (default WARN_SECONDS)."""
     est = estimate(sess, lineups, budget, move_time, jobs)
     limit = WARN_SECONDS if threshold is None else threshold
     if est is not None and est["seconds"] > limit:
-        print(f"warning: {len(lineups)} games with AI players may take about {human_time(est['seconds'])}"
+        n = sum(counted(lineups).values())
+        print(f"warning: {n} games with AI players may take about {human_time(est['seconds'])}"
               f"{f' with {jobs} jobs' if jobs > 1 else ''} (estimate: {est['decisions']} decisions per game, "
               f"a random game in {est['probe_s'] * 1000:.1f} ms, budget x decisions); lower --ai-budget, "
               "set --move-time, add --jobs or play fewer games", file=file or sys.stderr)

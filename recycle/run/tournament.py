@@ -26,6 +26,7 @@ import csv
 import io
 import itertools
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -44,6 +45,9 @@ GAMES_COLUMNS = ("game", "table", "rotation", "game_seed", "seat", "player", "sc
                  "end_reason", "decisions")
 STANDINGS_COLUMNS = ("rank", "player", "games", "wins", "win_rate", "ci_low", "ci_high", "mu", "sigma", "ordinal")
 SETTINGS = "tournament.json"
+# Every game of a tournament is scheduled up front and its result kept for the standings: a million
+# games is a few hundred MB, days of play with AI players.
+MAX_GAMES = 1_000_000
 
 
 @attrs.frozen
@@ -69,9 +73,14 @@ def games_per_table(games: int, seats: int) -> int:
 
 
 def schedule(players: Sequence[str], seats: int, games: int) -> list[Scheduled]:
-    """Every game of the tournament, in order."""
+    """Every game of the tournament, in order; more than MAX_GAMES is refused before any is listed."""
     out: list[Scheduled] = []
     per = games_per_table(games, seats)
+    n_tables = math.comb(len(players), seats) if len(players) >= seats else 1
+    if n_tables * per > MAX_GAMES:
+        raise UsageError(f"a tournament of {n_tables:,} table{'s' if n_tables != 1 else ''} x {per:,} games is "
+                         f"{n_tables * per:,} games, more than the {MAX_GAMES:,} a tournament may hold (MAX_GAMES, "
+                         "docs/limits.md): lower -n, or play the pairings you need as separate tournaments")
     for t, table in enumerate(tables(players, seats)):
         for j in range(per):
             r = j % seats
@@ -109,8 +118,11 @@ def csv_text(rows: Sequence[Sequence[str]]) -> str:
     return buf.getvalue()
 
 
-def read_games(path: Path, seats: int) -> dict[int, list[dict]]:
-    """The complete games of a games.csv (every seat's row, whole lines): game number -> rows by seat."""
+def read_games(path: Path, seats: int, players: Sequence[str] = ()) -> dict[int, list[dict]]:
+    """The complete games of a games.csv (every seat's row, whole lines): game number -> rows by seat.
+
+    A row that is not as recycle wrote it (a rank, share or player of the wrong kind: damaged or edited by
+    hand) leaves its game incomplete, as a torn line does: the game is played again."""
     text = path.read_text("utf-8") if path.exists() else ""
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]  # a torn last line: the game is played again
@@ -119,9 +131,12 @@ def read_games(path: Path, seats: int) -> dict[int, list[dict]]:
         if None in row or any(v is None for v in row.values()):
             continue
         try:
-            by_game.setdefault(int(row["game"]), []).append(row)
+            ok = int(row["rank"]) >= 1 and 0.0 <= float(row["win_share"]) <= 1.0
+            game = int(row["game"])
         except ValueError:
             continue
+        if ok and (not players or row["player"] in players):
+            by_game.setdefault(game, []).append(row)
     return {g: rows for g, rows in by_game.items() if len(rows) == seats}
 
 
@@ -159,6 +174,29 @@ def play(sess: GameSession, base: BatchSpec, todo: Sequence[Scheduled], jobs: in
         yield from pool.map(_play_one, specs, chunksize=max(1, min(8, len(specs) // (jobs * 8) or 1)))
 
 
+def _whole(least: int):
+    return lambda v: type(v) is int and v >= least
+
+
+def _or_none(ok):
+    return lambda v: v is None or ok(v)
+
+
+# What --resume reads back from tournament.json, and what a tournament writes there.
+_SETTINGS_FIELDS = (
+    ("version", lambda v: v == 1),
+    ("game", lambda v: isinstance(v, str)), ("game_path", lambda v: isinstance(v, str)),
+    ("game_sha256", lambda v: isinstance(v, str)),
+    ("players", lambda v: isinstance(v, list) and len(v) >= 2 and len(set(v)) == len(v)
+     and all(isinstance(p, str) for p in v)),
+    ("seats", _whole(2)), ("games", _whole(1)), ("seed", _whole(0)),
+    ("params", lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v)),
+    ("max_decisions", _or_none(_whole(1))), ("max_steps", _or_none(_whole(1))), ("ai_budget", _or_none(_whole(1))),
+    ("move_time", _or_none(lambda v: type(v) in (int, float) and 0 < v < float("inf"))),
+)
+_OPTIONAL = {"max_decisions", "max_steps", "ai_budget", "move_time"}
+
+
 @attrs.define
 class Tournament:
     """A tournament's settings (tournament.json) and what it needs to play."""
@@ -181,8 +219,13 @@ class Tournament:
 
     @classmethod
     def from_settings(cls, d: dict) -> Tournament:
-        if d.get("format") != "recycle-tournament":
+        if not isinstance(d, dict) or d.get("format") != "recycle-tournament":
             raise UsageError(f"{SETTINGS} is not a tournament's settings file")
+        for name, ok in _SETTINGS_FIELDS:
+            if (name not in d and name in _OPTIONAL) or ok(d.get(name)):
+                continue
+            raise UsageError(f"{SETTINGS}: damaged ({name} is {json.dumps(d.get(name))[:40]}): not as "
+                             "`recycle tournament` wrote it")
         names = {f.name for f in attrs.fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
 
@@ -203,7 +246,7 @@ def run_tournament(sess: GameSession, t: Tournament, out: Path | None, jobs: int
     path = out / "games.csv" if out is not None else None
     if out is not None and path is not None:
         if resume:
-            done = read_games(path, t.seats)
+            done = read_games(path, t.seats, t.players)
             done = {g: rows for g, rows in done.items() if g < len(plan)}
         write_games(path, done)
         (out / SETTINGS).write_text(json.dumps(t.settings(), indent=2) + "\n", "utf-8")

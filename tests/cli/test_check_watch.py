@@ -11,6 +11,9 @@ import sys
 import threading
 import time
 
+import pytest
+
+from recycle.cli import main
 from support import REPO
 
 GOOD = """(game
@@ -94,3 +97,10 @@ def test_watch_refuses_json(capsys):
     from recycle.cli import main
     assert main(["check", "--watch", "--json", str(REPO / "games" / "gin_rummy.gdl")]) == 2
     assert "--json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("interval", ["nan", "inf", "1e30", "0", "-1"])
+def test_watch_refuses_an_interval_it_cannot_sleep(capsys, interval):
+    assert main(["check", "--watch", "--interval", interval, str(REPO / "games" / "gin_rummy.gdl")]) == 2
+    err = capsys.readouterr().err
+    assert "--interval must be a positive number of seconds" in err and "Traceback" not in err

@@ -3,8 +3,12 @@ folder is refused unless --force, which removes flow's own files only; files are
 folder (never through a symlink, never outside it); `--out ''` is a usage error."""
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
+import signal
+from pathlib import Path
 
 from recycle.cli import flow as flow_cli
 from recycle.cli import main
@@ -105,3 +109,43 @@ def test_output_file_is_never_replaced_silently(tmp_path, capsys):
     assert target.read_text("utf-8").lstrip().startswith(("<?xml", "<svg"))
     assert main(["flow", HIGH_CARD, "-n", "3", "--seed", "4", "-o", str(tmp_path / "b.svg"),
                  "--out", str(tmp_path / "d")]) == 2
+
+
+def test_an_interrupted_flow_draws_the_games_it_finished(tmp_path, capsys, monkeypatch):
+    """Ctrl-C during game 4 of 1,000: the game being played is abandoned, the three finished are drawn
+    (as `run` and `stats` keep theirs), status 130; interrupted before any game ends, nothing is written."""
+    real = flow_cli.play_run
+
+    def interrupted_at(n):
+        def play(sess, spec, r):
+            if r == n:
+                os.kill(os.getpid(), signal.SIGINT)
+            return real(sess, spec, r)
+        return play
+
+    monkeypatch.setattr(flow_cli, "play_run", interrupted_at(3))
+    out = tmp_path / "f"
+    assert main(flow(out, "-n", "1000")) == 130
+    err = capsys.readouterr().err
+    assert "interrupted by SIGINT: drawing the 3 of 1000 games finished" in err
+    assert json.loads((out / "flow.json").read_text())["graph"]["runs"] == 3
+    monkeypatch.setattr(flow_cli, "play_run", interrupted_at(0))
+    out = tmp_path / "g"
+    assert main(flow(out, "-n", "1000")) == 130
+    assert "no game was finished; nothing written" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_drawing_that_cannot_be_written_leaves_no_half_file(tmp_path, capsys, monkeypatch):
+    """A full disk while flow.dot is written: one line naming the output folder (not the staging folder),
+    and no empty flow.dot published as if drawn."""
+    def full_disk(graph, stem, formats, **kw):
+        Path(f"{stem}.dot").write_text("")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(flow_cli, "write_flow", full_disk)
+    out = tmp_path / "f"
+    assert main(flow(out)) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {out}/flow.*: No space left on device" in err and "staging" not in err
+    assert list(out.iterdir()) == []

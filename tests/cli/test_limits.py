@@ -317,3 +317,27 @@ def test_stats_names_the_limit_that_stopped_games(tmp_path):
     assert ("3 games stopped at the option limit (100,000 options at one decision unless the game or "
             "--max-options sets another): raise it with --max-options N or (limits (options N)) in the game"
             ) in cp.stdout
+
+
+def test_tournament_jobs_are_capped_and_huge_ones_do_not_overflow(tmp_path):
+    """--jobs 10**20 reached a semaphore as a C int (OverflowError); now capped at the CPUs as in `run`."""
+    path = game(tmp_path)
+    cp = recycle("tournament", str(path), "--players", "R,F", "-n", "2", "--seed", "1", "--ai-budget", "1",
+                 "--jobs", str(10**20), "--json", "-q")
+    assert_clean(cp)
+    assert cp.returncode == 0 and f"capped at {cpu_count()}" in cp.stderr
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["stats", "{game}", "-n", "2", "--seed", "1", "--bootstrap", str(10**14), "--out", "{tmp}/s"],
+     ("--bootstrap", "more than 100,000", "MAX_BOOTSTRAP")),
+    (["play", "{game}", "--players", "MR", "--seed", "1", "--move-time", "1e308"],
+     ("--move-time", "more than 86,400", "MAX_MOVE_TIME")),
+], ids=["bootstrap", "move-time"])
+def test_counts_past_their_limit_are_refused_before_any_work(tmp_path, argv, words):
+    """A bootstrap of 10**14 resamples ran out of memory after a while; a move time of 1e308 s never ended."""
+    path = game(tmp_path)
+    cp = recycle(*[a.replace("{game}", str(path)).replace("{tmp}", str(tmp_path)) for a in argv])
+    assert cp.returncode == 2
+    refused(cp, *words)
+    assert not (tmp_path / "s").exists()

@@ -2,6 +2,9 @@
 games; an existing file is never overwritten without --force."""
 from __future__ import annotations
 
+import errno
+import os
+
 import pytest
 
 from recycle.cli import main
@@ -74,3 +77,31 @@ def test_dialect_is_refused_with_the_reason(tmp_path, capsys, dialect):
     assert f"--dialect {dialect}: `recycle new` writes the modern language only" in err
     assert "recycle check --dialect xam" in err and "Traceback" not in err
     assert not (tmp_path / "x.gdl").exists()
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", "sub/"])
+def test_a_name_that_is_no_file_name_is_refused(tmp_path, capsys, monkeypatch, name):
+    """`recycle new ""` was a ValueError from pathlib; a folder's name is no game file either."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", name]) == 2
+    err = capsys.readouterr().err
+    assert "give the name of the game file to write" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_cannot_be_written_is_left_as_it_was(tmp_path, capsys, monkeypatch):
+    """A full disk: one line, no empty or half file left (the next try refused to overwrite an empty one),
+    and with --force the old file is kept whole."""
+    def full(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    path = tmp_path / "mine.gdl"
+    assert main(["new", str(path)]) == 2
+    assert "cannot write (No space left on device)" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    path.write_text("my own game", "utf-8")
+    assert main(["new", str(path), "--force"]) == 2
+    assert path.read_text("utf-8") == "my own game" and list(tmp_path.iterdir()) == [path]
+    monkeypatch.undo()
+    assert main(["new", str(path), "--force"]) == 0 and path.read_text("utf-8").startswith(";; Mine\n")

@@ -173,3 +173,45 @@ def test_the_docs_example_player_runs(tmp_path, monkeypatch, capsys):
     finally:
         sys.modules.pop("docs_greedy_mod", None)
     assert s["wins_by_seat"] == [1.0, 0.0]  # the NINE is the one card it sees: it takes it and wins
+
+
+FAILING = textwrap.dedent('''
+    from recycle.players.base import Player
+
+    class Boom(Player):
+        def choose(self, prog, st):
+            raise RuntimeError("boom in choose")
+
+    class BadInit(Player):
+        def __init__(self):
+            raise ValueError("no init")
+
+    class ApiBoom:
+        def start(self, game, seat, seed):
+            pass
+
+        def choose(self, state):
+            return {}["missing"]
+''')
+
+
+@pytest.mark.parametrize(("name", "says", "where"), [("Boom", "RuntimeError: boom in choose", "in choose"),
+                                                     ("BadInit", "ValueError: no init", "in __init__"),
+                                                     ("ApiBoom", "KeyError: 'missing'", "in choose")])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_python_player_that_fails_is_named_not_reported_as_a_bug(tmp_path, monkeypatch, capsys, name, says,
+                                                                   where, jobs):
+    """The user's own class raising is their code failing: one line naming the player, the exception and
+    where in their file, status 1, in the command and in worker processes alike."""
+    (tmp_path / "failing_players_mod.py").write_text(FAILING, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        rc = main(["run", DEAL_N, "-n", "4", "--seed", "1", "--jobs", jobs, "-q",
+                   "--players", f"failing_players_mod:{name},R"])
+    finally:
+        sys.modules.pop("failing_players_mod", None)
+    err = capsys.readouterr().err
+    assert rc == 1, err
+    assert "internal error" not in err and "Traceback" not in err
+    assert f"error: player 'failing_players_mod:{name}' failed: {says}" in err
+    assert "failing_players_mod.py:" in err and where in err

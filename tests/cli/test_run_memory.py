@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from recycle.cli import main
+from recycle.cli import batches, main
 from recycle.cli.run import print_run_table
 from recycle.run.batch import BatchSpec, iter_batch, run_batch
 from recycle.run.session import GameSession
@@ -120,14 +120,17 @@ def test_memory_does_not_grow_with_the_batch(capsys):
     assert len(kept) == 4_000 and held > BOUND, held
 
 
-def test_the_lineups_of_a_batch_are_not_a_list_as_long_as_the_batch():
-    from recycle.cli.batches import Repeated
+def test_the_lineups_of_a_batch_are_not_walked_game_by_game(capsys, monkeypatch):
+    """The long-run estimate reads a batch's lineup once with its number of games: `-n 10**12` starts
+    playing at once (it walked a trillion lineups first)."""
+    seen: list = []
 
-    lineups = Repeated(("R", "M"), 10**9)  # what warn_if_long reads: one lineup per game
-    assert len(lineups) == 10**9 and lineups[0] == lineups[-1] == ("R", "M")
-    assert list(Repeated("x", 3)) == ["x", "x", "x"] and Repeated("x", 5)[1:3] == ["x", "x"]
-    with pytest.raises(IndexError):
-        Repeated("x", 3)[3]
+    def stop(sess, lineups, *rest):
+        seen.append(lineups)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(batches, "warn_if_long", stop)
+    assert main(["run", str(DEAL_N), "-n", str(10**12), "--seed", "1", "--players", "R,R"]) == 130
+    assert seen == [{("R", "R"): 10**12}]
 
 
 def test_a_damaged_journal_is_refused_as_it_is_read(tmp_path, capsys, monkeypatch):

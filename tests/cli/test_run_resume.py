@@ -347,3 +347,23 @@ def test_stats_interrupted_then_resumed_equals_an_uninterrupted_run(tmp_path, mo
     assert sorted(a) == sorted(b)
     doc = json.loads((out / "summary.json").read_text())
     assert (doc["complete"], doc["games_kept"], doc["games_asked"]) == (True, 6, 6)
+
+
+@pytest.mark.parametrize(("key", "value"), [("elapsed_s", {}), ("elapsed_s", -1), ("games_kept", "5"),
+                                            ("games_kept", None), ("sizes", {"games.csv": -3})])
+def test_a_resume_state_edited_by_hand_is_refused(tmp_path, monkeypatch, capsys, key, value):
+    """Each number --resume reads from the state is checked: one line, the folder untouched (a dict for the
+    time was a TypeError)."""
+    out = tmp_path / "out"
+    interrupt_at(monkeypatch, 5)
+    assert main(small(out)) == 130
+    monkeypatch.undo()
+    state = json.loads((out / STATE).read_text())
+    state[key] = value
+    (out / STATE).write_text(json.dumps(state))
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert main(small(out, "--resume")) == 2
+    err = capsys.readouterr().err
+    assert f"{STATE}: damaged" in err and "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before

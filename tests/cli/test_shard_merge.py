@@ -8,12 +8,14 @@ without its "timing" (wall time, games/s: the only thing that differs between tw
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from recycle.cli import main
 from recycle.cli.run import shard_runs
+from recycle.version import __version__
 from support import REPO, folder_files
 
 DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
@@ -152,3 +154,47 @@ def test_more_shards_than_games_leaves_empty_shards_that_merge_too(tmp_path):
     assert json.loads((dirs[0] / "summary.json").read_text())["shard"]["runs"] == [0, 0]  # no game
     assert main(["merge", str(tmp_path / "m"), *map(str, dirs)]) == 0
     assert folder_files(tmp_path / "m") == folder_files(tmp_path / "whole")
+
+
+def edited(shard: Path, to: Path, change) -> Path:
+    """A copy of a shard folder whose summary.json went through `change` (a hand edit)."""
+    shutil.copytree(shard, to)
+    doc = json.loads((to / "summary.json").read_text())
+    change(doc)
+    (to / "summary.json").write_text(json.dumps(doc))
+    return to
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.pop("summary"), "summary.file is null"),
+    (lambda d: d.update(version=4), "version is 4"),
+    (lambda d: d.update(players=1.5), "players is 1.5"),
+    (lambda d: d["timing"].update(wall_s="t.gdl"), 'timing.wall_s is "t.gdl"'),
+    (lambda d: d["shard"].pop("of"), "shard.of is null"),
+    (lambda d: d["shard"].update(runs=[26, 13]), "shard.runs is [26, 13]"),
+    (lambda d: d.update(interpreter="9.9"), "different versions of recycle ('0.1.0' and '9.9')"),
+], ids=["no-summary", "version", "players", "wall_s", "of", "runs", "interpreter"])
+def test_merge_refuses_a_shard_summary_edited_by_hand(shards, tmp_path, capsys, change, message):
+    """Each field merge reads is checked first: one line naming it, never a KeyError or TypeError."""
+    _, dirs = shards
+    bad = edited(dirs[1], tmp_path / "bad", change)
+    message = message.replace("0.1.0", __version__)
+    assert main(["merge", str(tmp_path / "m"), str(dirs[0]), str(bad), str(dirs[2])]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"run": 13', "line 1 is not a record of recycle"),
+    ("[1, 2]", "not a record"),
+    ('{"run": 13, "decisions": ""}', "field 'game_seed' is null"),
+], ids=["torn", "list", "types"])
+def test_merge_refuses_shard_records_edited_by_hand(shards, tmp_path, capsys, line, message):
+    _, dirs = shards
+    bad = tmp_path / "bad"
+    shutil.copytree(dirs[1], bad)
+    (bad / "shard-records.jsonl").write_text(line + "\n")
+    assert main(["merge", str(tmp_path / "m"), str(dirs[0]), str(bad), str(dirs[2])]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "does not hold runs 13..25 of shard 1" in err and "Traceback" not in err

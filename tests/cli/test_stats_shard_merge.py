@@ -9,6 +9,7 @@ The game is tests/fixtures/games/deal_n.gdl (tiny); summary.json is compared wit
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,20 @@ def test_stats_shard_needs_an_out_folder_and_no_heuristics(capsys):
     assert "give --out DIR" in capsys.readouterr().err
     assert main(["stats", DEAL_N, "-n", "4", "-q", "--shard", "0/2", "--heuristics", "--out", "x"]) == 2
     assert "--heuristics" in capsys.readouterr().err
+
+
+def test_merge_reads_every_stats_record_before_writing(shards, tmp_path, capsys):
+    """A stats shard's records edited by hand are refused by merge itself, naming the shard, before the merged
+    folder is made (they reached the statistics of `stats --resume` as a TypeError)."""
+    _, dirs = shards
+    bad = tmp_path / "bad"
+    shutil.copytree(dirs[2], bad)
+    lines = (bad / "shard-records.jsonl").read_text().splitlines()
+    rec = json.loads(lines[1])
+    rec["ranks"] = ["\x00"] * len(rec["lineup"])
+    lines[1] = json.dumps(rec)
+    (bad / "shard-records.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["merge", str(tmp_path / "m"), str(dirs[0]), str(dirs[1]), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "line 2 is not a record of recycle (field 'ranks' is" in err and "does not hold runs 8..11 of shard 2" in err
+    assert not (tmp_path / "m").exists()

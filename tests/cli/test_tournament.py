@@ -15,6 +15,7 @@ import pytest
 
 from recycle.analysis import ratings
 from recycle.cli import main
+from recycle.errors import UsageError
 from recycle.run import tournament as tm
 from support import REPO
 
@@ -221,3 +222,61 @@ def test_time_limit_and_budget_are_recorded(tmp_path, capsys):
     assert rc == 0, err
     settings = json.loads((out / "tournament.json").read_text("utf-8"))
     assert settings["move_time"] == 0.005 and settings["ai_budget"] is None and settings["players"] == ["R", "M"]
+
+
+def test_a_schedule_past_the_game_limit_is_refused_before_it_is_listed():
+    """-n 10**12 was a list of a trillion games being built (minutes, then all the memory)."""
+    with pytest.raises(UsageError, match="more than the 1,000,000 a tournament may hold"):
+        tm.schedule(["R", "F"], 2, 10**12)
+    with pytest.raises(UsageError, match="4,060 tables"):  # 30 players, three seats: counted, not listed
+        tm.schedule([f"P{i}" for i in range(30)], 3, 300)
+    assert len(tm.schedule(["R", "F"], 2, tm.MAX_GAMES)) == tm.MAX_GAMES
+
+
+@needs_openskill
+def test_force_keeps_the_old_tournament_when_the_new_one_cannot_start(tmp_path, capsys):
+    """--force replaces the files once the new tournament is ready to play: a game that does not load or a
+    refused schedule leaves the earlier tournament as it was."""
+    out = tmp_path / "t"
+    assert main(["tournament", str(HIGH_CARD), "--players", "R,F", "-n", "2", "--seed", "1", "--ai-budget", "1",
+                 "-q", "--out", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    bad = tmp_path / "bad.gdl"
+    bad.write_text("(game", "utf-8")
+    assert main(["tournament", str(bad), "--players", "R,F", "--out", str(out), "--force"]) == 1
+    assert main(["tournament", str(HIGH_CARD), "--players", "R,F", "-n", str(10**12), "--out", str(out),
+                 "--force"]) == 2
+    assert "more than the 1,000,000" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@needs_openskill
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(games="R"), 'games is "R"'),
+    (lambda d: d.update(seats=0), "seats is 0"),
+    (lambda d: d.update(players=[True, 2]), "players is [true, 2]"),
+    (lambda d: d.update(version=None), "version is null"),
+    (lambda d: d.update(seats=3), "says 3 seats, but high_card has 2 players"),
+    (lambda d: d.update(players=["R", "Q"]), "unknown player kind 'Q'"),
+], ids=["games", "seats", "players", "version", "seat-count", "player-kind"])
+def test_resume_refuses_settings_edited_by_hand(tmp_path, capsys, change, message):
+    out = tmp_path / "t"
+    assert tournament(capsys, str(HIGH_CARD), "--players", "R,F", "-n", "2", "--seed", "2", "--ai-budget", "2",
+                      "--out", str(out), "-q")[0] == 0
+    doc = json.loads((out / tm.SETTINGS).read_text())
+    change(doc)
+    (out / tm.SETTINGS).write_text(json.dumps(doc))
+    rc, _, err = tournament(capsys, str(HIGH_CARD), "--out", str(out), "--resume", "-q")
+    assert rc == 2 and message in err and "Traceback" not in err
+
+
+def test_a_games_row_of_the_wrong_kind_leaves_its_game_to_play_again(tmp_path):
+    """A rank, share or player that is not as recycle wrote it is a torn game, not a crash of the standings."""
+    path = tmp_path / "games.csv"
+    good = [["0", "0", "0", "7", "p1", "R", "1", "1", "1.0", "normal", "1"],
+            ["0", "0", "0", "7", "p2", "F", "2", "2", "0.0", "normal", "1"]]
+    for bad in (("rank", "x"), ("win_share", "R"), ("win_share", "nan"), ("player", "Q"), ("rank", "0")):
+        row = list(good[1])
+        row[tm.GAMES_COLUMNS.index(bad[0])] = bad[1]
+        path.write_text(tm.csv_text([tm.GAMES_COLUMNS, good[0], row, *[[str(1), *g[1:]] for g in good]]))
+        assert sorted(tm.read_games(path, 2, ["R", "F"])) == [1], bad

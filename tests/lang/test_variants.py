@@ -160,3 +160,14 @@ def test_check_reports_a_base_error_as_a_user_error(tmp_path, capsys):
     out = capsys.readouterr()
     err = out.out + out.err
     assert "base.gdl:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("suffix", ["", ".gdl"], ids=["name", "file"])
+def test_a_base_name_too_long_for_the_system_is_a_variant_error(tmp_path, suffix):
+    """A name past the system's 255 bytes cannot even be looked up: it is no base, said at the extends."""
+    name = "b" * 300 + suffix
+    path = write(tmp_path, "v.gdl", f'(game (extends "{name}"))\n')
+    with pytest.raises(LoadError) as e:
+        load_game(path)
+    text = e.value.format()
+    assert "error[variant]" in text and "v.gdl:1:7" in text

@@ -158,3 +158,10 @@ def test_a_document_is_read_and_formatted_in_the_server_s_dialect():
     out, why = An.format_text(An.Document(old, dialect="xam"))
     assert why == "" and out is not None and "(RANK : A)" in out  # the printer writes the modern form
     assert An.format_text(An.Document(old, dialect="modern"))[0] is None
+
+
+def test_a_base_name_too_long_for_the_system_ends_the_chain(tmp_path):
+    """The editor's chain of bases stops at a name the system cannot look up, as at a missing base."""
+    for name in ("b" * 300, "b" * 300 + ".gdl"):
+        doc = An.Document(f'(game (extends "{name}"))\n', str(tmp_path / "v.gdl"))
+        assert An.chain(doc) == [doc]

@@ -314,3 +314,25 @@ def test_requests_are_answered_while_a_file_is_checked_and_a_stale_check_is_not_
     finally:
         if c.proc.poll() is None:
             c.proc.kill()
+
+
+def lsp_fed(data: bytes) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "recycle", "lsp"], input=data, capture_output=True, env=env,
+                          timeout=TIMEOUT)
+
+
+def test_a_message_longer_than_the_limit_is_refused_unread():
+    """A Content-Length of 10**14 was allocated whole (out of memory, or gigabytes taken on a big machine)."""
+    p = lsp_fed(b"Content-Length: 99999999999999\r\n\r\n{}")
+    err = p.stderr.decode()
+    assert p.returncode == 2 and "99,999,999,999,999 bytes from the editor is larger than" in err
+    assert "MAX_MESSAGE_BYTES" in err and "Traceback" not in err
+
+
+def test_a_message_that_is_not_json_is_one_line_on_stderr():
+    p = lsp_fed(b'Content-Length: 5\r\n\r\n{"a":')
+    err = p.stderr.decode()
+    assert p.returncode == 0 and "Traceback" not in err
+    assert err.strip() == "recycle lsp: Unable to handle message: Expecting value: line 1 column 6 (char 5)"
+    assert b"Error in server" in p.stdout  # the editor is told too

@@ -156,3 +156,29 @@ def test_optional_and_ask_decisions_at_the_terminal(monkeypatch, capsys, tmp_pat
     decisions = [x for x in lines if x.get("type") == "decision"]
     assert [(d["seat"], d["choice"]) for d in decisions[:2]] == [(0, 1), (1, 0)]
     assert main(["replay", str(t), "--game", str(game)]) == 0
+
+
+def test_recycle_play_never_overwrites_a_file_with_its_transcript(monkeypatch, capsys, tmp_path):
+    """--transcript naming an existing file (the game file itself, say) is refused before a move is played;
+    --force replaces it."""
+    game = tmp_path / "ask.gdl"
+    game.write_text(ASK_GAME, "utf-8")
+    for target, says in ((game, "the file exists; not overwritten"), (tmp_path, "is a directory"),
+                         (tmp_path / "no" / "t.jsonl", "no folder")):
+        code, out, err = play_cli(monkeypatch, capsys, "1\n" * 20, game, "--players", "H,H", "--seed", 1,
+                                  "--transcript", target)
+        assert (code, says in err, out) == (2, True, "")
+    assert game.read_text("utf-8") == ASK_GAME
+    t = tmp_path / "t.jsonl"
+    t.write_text("mine\n", "utf-8")
+    code, _out, err = play_cli(monkeypatch, capsys, "1\n" * 20, game, "--players", "H,H", "--seed", 1,
+                               "--transcript", t, "--force")
+    assert code == 0, err
+    assert t.read_text("utf-8").startswith("{")
+
+
+def test_a_closed_stdin_quits_cleanly(prog, monkeypatch):
+    """`recycle play <&-` starts with sys.stdin None: the game ends as when the input ends."""
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(HumanQuit, match="stdin is closed"):
+        play_game(prog, 4, [HumanPlayer(None, io.StringIO()), registry.make("R")])

@@ -141,6 +141,9 @@ def test_estimate_only_for_ai_lineups_and_scales_with_games():
     assert one["seconds"] == pytest.approx(10 * (one["probe_s"] + 2 * 0.5 * 0.5))
     two = timing.estimate(sess, [["M", "R"]] * 10, None, 0.5, jobs=2)
     assert two["seconds"] < one["seconds"]
+    # each distinct lineup with its number of games, as a batch gives them: a trillion games cost one entry
+    many = timing.estimate(sess, {("M", "R"): 10**12, ("R", "R"): 10**12}, None, 0.5)
+    assert many is not None and many["seconds"] > 10**11
 
 
 def test_run_warns_before_a_long_batch(capsys, monkeypatch):

@@ -174,6 +174,9 @@ def test_viewer_page_shows_inline_in_a_notebook(golden):
 def test_bad_seat_and_missing_transcripts_are_one_message(golden, tmp_path, capsys, no_browser):
     assert main(["view", str(golden), "--seat", "north", "--no-open"]) == 2
     assert "write a seat as p1, p2" in capsys.readouterr().err
+    # a seat the game does not have: refused, not a page with no view at all
+    assert main(["view", str(golden), "--seat", "p99", "--no-open", "-o", str(tmp_path / "p99.html")]) == 2
+    assert "--seat p99:" in capsys.readouterr().err and not (tmp_path / "p99.html").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["view", str(empty), "--no-open"]) == 2

@@ -211,7 +211,9 @@ def game_data(path: str | Path, game_path: str | Path | None = None, *, max_fram
         if len(kept) < max_frames:
             kept.append(st.clone())
 
-    lines, _warnings = replay(path, game_path, observe=observe)
+    # the viewer's --force overwrites its page: it cannot step through a game other than the recorded one
+    lines, _warnings = replay(path, game_path, observe=observe,
+                              changed_hint="view it with the game file it was written with (--game FILE)")
     head = lines[0]
     end = next((ev for ev in lines if ev.get("type") == "end"), None)
     choices = [ev["choice"] for ev in lines if ev.get("type") == "decision"]

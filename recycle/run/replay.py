@@ -156,7 +156,12 @@ def _read_game(path: Path, shown: str) -> bytes:
     return data
 
 
-def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list, dialect: str = "auto") -> GameSession:
+# What `recycle replay` advises when the game file changed since the transcript was written.
+CHANGED_HINT = "use --force to replay anyway"
+
+
+def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list, dialect: str = "auto",
+               changed_hint: str = CHANGED_HINT) -> GameSession:
     """The session of the transcript's game, its digest checked against the header before any line is read.
 
     A file whose bytes do not have the recorded digest may still be a variant (whose digest covers its
@@ -181,20 +186,21 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list, di
         msg = (f"{shown}: the game file changed since the transcript was written "
                f"(sha256 {sess.sha256[:12]}… != {head['sha256'][:12]}…)")
         if not force:
-            raise UsageError(msg + "; use --force to replay anyway")
+            raise UsageError(f"{msg}; {changed_hint}")
         warnings.append(msg)
     return sess
 
 
 def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print,
-           observe=None, dialect: str | None = None) -> tuple[list[dict], list[str]]:
+           observe=None, dialect: str | None = None, changed_hint: str = CHANGED_HINT) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
 
     The game is `game_path`, else the header's file inside the transcript's folder, else the shipped
     game of the header's name; its digest is checked before any line after the header is read.
     It is read in `dialect`, else the one the header records, else auto (docs/language.md §27).
     Raises UsageError when the transcript is malformed or the game file is missing or changed
-    (unless force), and ReplayMismatch when the replay diverges from the recorded decisions or end.
+    (unless force; `changed_hint` is the advice then, in the words of the calling command), and
+    ReplayMismatch when the replay diverges from the recorded decisions or end.
     Line numbers in errors are those of the transcript file (1-based); files are named by their
     names only, so messages do not depend on the folder the replay runs from.
     `observe(prog, state)`, when given, is called at every decision before its recorded choice is
@@ -208,7 +214,7 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
         else:
             gp = _game_beside(tf, head)
             shown = _cut(head["file"], 80)
-        sess = _open_game(gp, shown, head, force, warnings, dialect or head.get("dialect", "auto"))
+        sess = _open_game(gp, shown, head, force, warnings, dialect or head.get("dialect", "auto"), changed_hint)
         rest, rest_nos = tf.rest()
     lines, linenos = [head, *rest], [hl, *rest_nos]
     params = head.get("params") or {}

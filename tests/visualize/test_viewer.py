@@ -161,7 +161,11 @@ def test_changed_game_file_is_refused(tmp_path, capsys, no_browser):
     shutil.copy(GOLDEN, folder / "t.jsonl")
     (folder / "block_rummy.gdl").write_text(src.read_text("utf-8") + "\n;; changed\n", "utf-8")
     assert main(["view", str(folder / "t.jsonl"), "--no-open"]) == 2
-    assert "changed since the transcript was written" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "changed since the transcript was written" in err
+    # the advice is the viewer's own: its --force overwrites the page, it does not replay another game
+    assert "with the game file it was written with (--game FILE)" in err and "replay anyway" not in err
+    assert main(["view", str(folder / "t.jsonl"), "--no-open", "--force"]) == 2
     assert not (folder / "t.html").exists()
 
 

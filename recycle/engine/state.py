@@ -167,7 +167,8 @@ class LazyOption(Option):
 
     `ctx` is shared by the options of one `any`: (a weak reference to the home state, its decision count,
     its pc, the function computing the ops, the (slot, value) pairs of the variables the body reads, the
-    loop's variable slot, the plain body); `elem` is this option's element.  The home state is the
+    loop's variable slot, the plain body, the ops logged on the path before the `any`, which start every
+    option's ops and are made again before the body runs); `elem` is this option's element.  The home state is the
     state whose decision built the option; while it waits at that decision the ops are computed from
     it.  After it has moved on, `ops_at(st)` computes them from st, a copy of the home state at the
     decision (a clone a player searched), and `ops` cannot tell which state to use: it raises

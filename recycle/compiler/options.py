@@ -255,9 +255,9 @@ def lazy_parts(cx: Compiler, body, sc, var: str | None, vtype):
     return tuple(cx.expr(c, sc) for c in conds), cx.clause(plain, sc), tuple(reads)
 
 
-def lazy_ops(st, ctx, elem) -> tuple:
+def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
     """The ops of a lazy option: its prefix replayed and its plain body run from the decision state st, both
-    logged, then undone.
+    logged, then undone; with `keep`, left made (Program.apply taking the option: no undo, then no redo).
 
     The body reads no variable but the loop's and those in `binds` (lazy_parts), given their values of
     the walk for the time of the run; the state's environment holds them."""
@@ -282,10 +282,11 @@ def lazy_ops(st, ctx, elem) -> tuple:
     try:
         plain(st, env)
         ops = tuple(log)
-        undo = UNDO
-        while log:  # undo_to(st, 0), inlined
-            op = log.pop()
-            undo[op[0]](st, op)
+        if not keep:
+            undo = UNDO
+            while log:  # undo_to(st, 0), inlined
+                op = log.pop()
+                undo[op[0]](st, op)
     except Exception as e:  # a plain body cannot fail (lazy_parts)
         raise InternalError(f"computing a lazily built option failed: {e!r}") from e
     finally:

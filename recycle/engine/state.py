@@ -212,6 +212,14 @@ class LazyOption(Option):
             ops = self._ops = self._ctx[3](home, self._ctx, self._elem)
         return ops
 
+    def take(self, st: State) -> tuple | None:
+        """Make this option's changes on st, its home state, and give its ops; None (st unchanged) if st is not
+        the home state waiting at the decision, or the ops are known already (then they are replayed)."""
+        if self._ops is not None or self._home() is not st:
+            return None
+        ops = self._ops = self._ctx[3](st, self._ctx, self._elem, True)
+        return ops
+
     def __reduce__(self):
         return (Option, (self.actions,))
 

@@ -197,3 +197,25 @@ def check_played(p) -> None:
     assert lazy > 20
     r = play_game(p, 3, [RandomPlayer(), RandomPlayer()])
     assert r.outcome == "completed"
+
+
+@pytest.mark.parametrize("choice", [PLAIN, EIGHT + " (turn pass)"])
+def test_taking_a_lazy_option_at_home_makes_the_state_its_replay_makes(monkeypatch, choice):
+    # Program.apply makes the chosen option's changes while computing its ops (LazyOption.take): no undo, no
+    # replay; on a copy of the state (not the option's home) the ops are computed, then replayed
+    taken = []
+    real = LazyOption.take
+    monkeypatch.setattr(LazyOption, "take", lambda o, st: (taken.append(r := real(o, st)), r)[1])
+    p = G(choice, declares=SUITS)
+    lazy = [i for i, o in enumerate(p.options(p.new_game(1))) if type(o) is LazyOption]
+    for i in lazy:
+        st = p.new_game(1)
+        copy = st.clone()
+        expected = walked(p, st)[i]
+        taken.clear()
+        p.apply(st, i)
+        assert taken == [expected]  # made at home
+        p.apply(copy, i)
+        assert taken == [expected, None]  # not the home of its options: replayed
+        assert st == copy
+    assert len(lazy) >= 3

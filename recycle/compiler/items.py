@@ -173,6 +173,9 @@ def plain_option_builder(p, sims, lazy: bool):
     parts = [getattr(s, "straight", None) for s in sims]
     if not lazy and all(x is not None for x in parts):
         return straight_option_builder(p, parts)
+    sims = tuple(sims)
+    undo = UNDO
+
     def build(st):
         log: list[tuple] = []
         rec = st.rec
@@ -192,8 +195,16 @@ def plain_option_builder(p, sims, lazy: bool):
         if lazy:
             p.lazy_finish = finish
             p.lazy_opts = opts
+        env = st.env
         try:
-            _walk_clauses(sims, st, st.env, finish, 0)
+            for sim in sims:  # _walk_clauses(sims, st, env, finish, 0), inlined: one call fewer per clause
+                try:  # noqa: SIM105 - as in _walk_clauses
+                    sim(st, env, finish)
+                except _Reject:
+                    pass
+                while log:  # undo_to(st, 0), inlined
+                    op = log.pop()
+                    undo[op[0]](st, op)
         except _OptionLimit:
             undo_to(st, 0)
             return None

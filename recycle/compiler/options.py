@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from weakref import ref
 
-from ..engine.ops import UNDO, undo_to
-from ..engine.state import LazyOption
+from ..engine.ops import REDO, UNDO, undo_to
+from ..engine.state import VDEL, LazyOption
 from ..errors import GameRuntimeError, InternalError
 from ..lang import ast as A
 from ..lang.ast import T
@@ -84,12 +84,19 @@ def in_sequence(sims):
     if len(sims) == 1:
         return sims[0]
     sims = tuple(sims)
-    L = len(sims)
+
+    last = len(sims) - 1
+    if last == 1:
+        a, b = sims
+
+        def seq2(st, env, k):
+            a(st, env, lambda st2, env2: b(st2, env2, k))
+        return seq2
 
     def seq(st, env, k):
         def chain(i, st, env):
-            if i == L:
-                k(st, env)
+            if i == last:  # the last walker continues into k itself: an `any` there can see the decision's finish
+                sims[i](st, env, k)
             else:
                 sims[i](st, env, lambda st2, env2: chain(i + 1, st2, env2))
         chain(0, st, env)
@@ -116,9 +123,11 @@ def s_any(cx: Compiler, n: A.Loop, sc):
         if p.branches > p.max_options * BRANCHES_PER_OPTION:
             raise _OptionLimit
         log = st.log
-        if lazy is not None and len(elems) >= LAZY_MIN_ELEMENTS and k is p.lazy_finish and not log:
-            add_lazy(p, st, env, s, elems, lazy)
-            return
+        if lazy is not None and len(elems) >= LAZY_MIN_ELEMENTS and k is p.lazy_finish:
+            prefix = tuple(log) if log else ()
+            if not prefix or replayable(prefix):
+                add_lazy(p, st, env, s, elems, lazy, prefix)
+                return
         mark = len(log)
         old = env[s]
         for e in elems:
@@ -135,12 +144,16 @@ def s_any(cx: Compiler, n: A.Loop, sc):
 #
 # An `any` whose body is plain makes one option per element without walking it: a LazyOption whose
 # ops are computed when first read (Program.apply, describe, players that look at ops), by running the
-# body from the decision state.  That gives the log walking it would have given, provided that
+# body from the decision state, after making again the changes logged on the path before the `any` (its
+# prefix, kept with the options: Crazy Eights' "play an eight, then name a suit").  That gives the log
+# walking it would have given, provided that
 #
-# * the path reaches the `any` without any change logged and the `any` ends it: its continuation is the
-#   option builder's `finish` (plain_option_builder sets Program.lazy_finish) and the log is empty, so
-#   the state there is the decision state (every change made while options are built is logged, the
-#   variables bound on the way are kept in a snapshot of the environment);
+# * the `any` ends the path: its continuation is the option builder's `finish` (plain_option_builder sets
+#   Program.lazy_finish; in_sequence hands the last walker of a sequence that continuation itself), and
+#   the state there is the decision state plus the prefix (every change made while options are built is
+#   logged, and replays as Program.apply replays an option; the variables bound on the way are kept in a
+#   snapshot of the environment).  A prefix with an entry removed from a virtual pile is walked instead
+#   (replayable);
 # * the body has no branch point and cannot be rejected (no atomic block nor capacity in the game);
 # * the body cannot raise a run-time error: the error would come when the option is read, not while the
 #   options are built;
@@ -149,7 +162,7 @@ def s_any(cx: Compiler, n: A.Loop, sc):
 #
 # `lazy_parts` decides the last three statically and conservatively: the body is guards around a
 # sequence of "plain" actions (plain_action), the guards being evaluated while the options are built as
-# they are today.  Anything else, and every `any` met with a change already logged, is walked as before.
+# they are today.  Anything else is walked as before.
 #
 # A lazy option costs about what walking it costs when it is chosen, and the bookkeeping of the `any`
 # (its context, one object per option) comes on top: an `any` of one element is walked (measured on
@@ -242,29 +255,38 @@ def lazy_parts(cx: Compiler, body, sc, var: str | None, vtype):
     return tuple(cx.expr(c, sc) for c in conds), cx.clause(plain, sc), tuple(reads)
 
 
-def lazy_ops(st, ctx, elem) -> tuple:
-    """The ops of a lazy option: its plain body run from the decision state st, logged, then undone.
+def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
+    """The ops of a lazy option: its prefix replayed and its plain body run from the decision state st, both
+    logged, then undone; with `keep`, left made (Program.apply taking the option: no undo, then no redo).
 
     The body reads no variable but the loop's and those in `binds` (lazy_parts), given their values of
     the walk for the time of the run; the state's environment holds them."""
-    binds, s, plain = ctx[4], ctx[5], ctx[6]
+    binds, s, plain, prefix = ctx[4], ctx[5], ctx[6], ctx[7]
     env = st.env
     olds = [(x, env[x]) for x, _ in binds] if binds else None
     for x, v in binds:
         env[x] = v
     old = env[s]
     env[s] = elem
-    log: list[tuple] = []
     saved = st.log, st.rec
-    st.log = log
     st.rec = None
+    if prefix:
+        # the changes of the path before the `any`, made again (as Program.apply replays an option) and logged
+        redo = REDO
+        for op in prefix:
+            redo[op[0]](st, op)
+        log = list(prefix)
+    else:
+        log = []
+    st.log = log
     try:
         plain(st, env)
         ops = tuple(log)
-        undo = UNDO
-        while log:  # undo_to(st, 0), inlined
-            op = log.pop()
-            undo[op[0]](st, op)
+        if not keep:
+            undo = UNDO
+            while log:  # undo_to(st, 0), inlined
+                op = log.pop()
+                undo[op[0]](st, op)
     except Exception as e:  # a plain body cannot fail (lazy_parts)
         raise InternalError(f"computing a lazily built option failed: {e!r}") from e
     finally:
@@ -276,12 +298,20 @@ def lazy_ops(st, ctx, elem) -> tuple:
     return ops
 
 
-def add_lazy(p, st, env, s, elems, lazy) -> None:
-    """Append a lazy option for each element (s: the loop's variable slot) whose guards hold."""
+def replayable(prefix: tuple) -> bool:
+    """Can lazy_ops make the changes of `prefix` again and undo them?  Not an entry removed from a virtual
+    pile: its replay does nothing (the list is the walk's scratch), its undo would insert the entry again."""
+    return all(op[0] != VDEL for op in prefix)
+
+
+def add_lazy(p, st, env, s, elems, lazy, prefix: tuple) -> None:
+    """Append a lazy option for each element (s: the loop's variable slot) whose guards hold; `prefix`: the
+    ops logged on the path before the `any`, the start of each option's ops."""
     conds, plain, reads = lazy
     opts = p.lazy_opts
     most = p.max_options
-    ctx = (ref(st), st.decisions, st.pc, lazy_ops, tuple([(x, env[x]) for x in reads]) if reads else (), s, plain)
+    ctx = (ref(st), st.decisions, st.pc, lazy_ops, tuple([(x, env[x]) for x in reads]) if reads else (), s, plain,
+           prefix)
     append = opts.append
     if not conds:
         if len(opts) + len(elems) > most:

@@ -132,7 +132,15 @@ class Program(Registry):
         if not (0 <= i < len(opts)):
             raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
         o = opts[i]
-        ops = o.ops if o.__class__ is not LazyOption else o.ops_at(st)  # computed now, before the state changes
+        made = None
+        if o.__class__ is not LazyOption:
+            ops = o.ops
+        elif st.rec is None and (made := o.take(st)) is not None:
+            # the option's changes were made while its ops were computed: they are not undone and replayed
+            # (nothing of the state the lines below change is read by them; a recorder hears the replay)
+            ops = made
+        else:
+            ops = o.ops_at(st)  # computed now, before the state changes
         n = st.decisions + 1
         # a decision whose atomic blocks were sampled lists one walk per block: its estimated number
         # of complete paths is kept too (compiler.items.SampledOptions)
@@ -149,12 +157,13 @@ class Program(Registry):
             if steps is not None:  # an option a person built step by step (players.stepwise): how to build it again
                 ev["steps"] = steps
             rec.raw(ev)
-        redo = REDO
-        try:
-            for op in ops:
-                redo[op[0]](st, op)
-        except Exception as e:  # replaying a built option cannot fail
-            raise InternalError(f"replaying option {i} failed: {e!r}") from e
+        if made is None:
+            redo = REDO
+            try:
+                for op in ops:
+                    redo[op[0]](st, op)
+            except Exception as e:  # replaying a built option cannot fail
+                raise InternalError(f"replaying option {i} failed: {e!r}") from e
         st.opts = None
         st.pc += 1
         st.status = RUNNING

@@ -167,7 +167,8 @@ class LazyOption(Option):
 
     `ctx` is shared by the options of one `any`: (a weak reference to the home state, its decision count,
     its pc, the function computing the ops, the (slot, value) pairs of the variables the body reads, the
-    loop's variable slot, the plain body); `elem` is this option's element.  The home state is the
+    loop's variable slot, the plain body, the ops logged on the path before the `any`, which start every
+    option's ops and are made again before the body runs); `elem` is this option's element.  The home state is the
     state whose decision built the option; while it waits at that decision the ops are computed from
     it.  After it has moved on, `ops_at(st)` computes them from st, a copy of the home state at the
     decision (a clone a player searched), and `ops` cannot tell which state to use: it raises
@@ -209,6 +210,14 @@ class LazyOption(Option):
             if home is None:  # computed from st, not kept: another copy may differ in what its player cannot see
                 return self._ctx[3](st, self._ctx, self._elem)
             ops = self._ops = self._ctx[3](home, self._ctx, self._elem)
+        return ops
+
+    def take(self, st: State) -> tuple | None:
+        """Make this option's changes on st, its home state, and give its ops; None (st unchanged) if st is not
+        the home state waiting at the decision, or the ops are known already (then they are replayed)."""
+        if self._ops is not None or self._home() is not st:
+            return None
+        ops = self._ops = self._ctx[3](st, self._ctx, self._elem, True)
         return ops
 
     def __reduce__(self):

@@ -49,6 +49,9 @@ EXPRESSIONS = [
     "(filter (game vloc G 2) 'C (> ((top (game vloc G 2)) sto MARK) 0))",  # never needed: no error
     "(filter ((0 player) iloc HAND) 'C (< (size (union (game vloc G 0) (game vloc G 1))) 3))",
     "(filter (cells (game vloc G)) 'X (any ((0 player) iloc HAND) 'C (== (size 'X) (size (game vloc G 1)))))",
+    # a loop over a loop, and a loop whose test reads a variable bound outside it, each the whole expression
+    "(filter (filter (cells (game vloc G)) 'X (> (size 'X) 0)) 'Y (> ((top 'Y) sto MARK) 0))",
+    "(all (range 1..2) 'R (any ((0 player) iloc HAND) 'C (!= 'R (size (game vloc G 'R)))))",
 ]
 
 
@@ -195,3 +198,20 @@ def test_a_loop_invariant_part_of_a_test_is_computed_once_per_loop(monkeypatch):
                              BOARD, BEFORE)
     assert len(v) == 3  # the whole hand, so the test was read for every card
     assert calls and set(calls.values()) == {1}  # the union's closure (and the hand's), once each
+
+
+def test_a_loop_that_is_the_whole_expression_is_the_fused_function_itself(monkeypatch):
+    """No helper call for it (one call fewer per evaluation); a loop inside an expression keeps its helper."""
+    made: dict = {}
+    real = fusion._Source.compile
+
+    def keep(self, n, sc):
+        made[type(n).__name__] = f = real(self, n, sc)
+        return f
+    monkeypatch.setattr(fusion._Source, "compile", keep)
+    monkeypatch.setattr(driver, "FUSE", "always")
+    value_of("(filter ((0 player) iloc HAND) 'C (== (cardatt RANK 'C) NINE))", BOARD, BEFORE)
+    assert "Filter" in made and not [x for x in made["Filter"].__code__.co_names if x.startswith("_q")]
+    made.clear()
+    value_of("(size (filter ((0 player) iloc HAND) 'C (== (cardatt RANK 'C) NINE)))", BOARD, BEFORE)
+    assert [x for x in made["Size"].__code__.co_names if x.startswith("_q")]

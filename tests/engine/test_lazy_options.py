@@ -10,7 +10,7 @@ from recycle.compiler import compile_game
 from recycle.compiler.options import _walk_clauses
 from recycle.engine.ops import undo_to
 from recycle.engine.play import play_game
-from recycle.engine.state import WAITING, LazyOption, Option
+from recycle.engine.state import VDEL, WAITING, LazyOption, Option
 from recycle.errors import InternalError
 from recycle.integrations.actions import option_key
 from recycle.lang import parse_game
@@ -81,11 +81,40 @@ def test_nested_any_at_the_start_of_a_path_is_lazy():
     assert {o.ops[1][3] for o in opts} == {"FOUR", "FIVE"}  # the rank of each option's path
 
 
+# Crazy Eights: play an eight, then name a suit; the inner `any` comes after the move, and ends the path
+EIGHT = ("(any (filter ((current player) iloc HAND) 'X (== (cardatt SUIT 'X) H)) 'C "
+         "(do ((move 'C (top (game vloc DISCARD))) (any 'SUITS 'S (set (game str LAST) 'S)))))")
+SUITS = "(declare (H, S, C) 'SUITS)"
+
+
+def test_any_after_a_change_is_lazy_and_its_ops_start_with_the_change():
+    p = G(EIGHT + " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))", declares=SUITS)
+    st = p.new_game(1)
+    opts = p.options(st)
+    hearts = [c for c in p.pile(st, 0, "iloc", "HAND") if st.catt[c]["SUIT"] == "H"]
+    assert hearts and len(opts) == 3 * len(hearts) + 4
+    assert all(type(o) is LazyOption for o in opts)
+    assert [o.ops for o in opts] == walked(p, st)
+    assert [op[0] for op in opts[0].ops] == [0, 6]  # the move on the path, then the `set` of the lazy body
+    before = st.clone()
+    assert opts[1].ops_at(st) == opts[1].ops and st == before  # computing them left the state as it was
+
+
+def test_a_change_before_the_any_on_a_virtual_pile_is_walked():
+    # the move out of a filtered collection logs an entry removed from a scratch list: not made again lazily
+    p = G("(let (filter ((current player) iloc HAND) 'Y (== (cardatt SUIT 'Y) H)) 'X ((> (size 'X) 0) "
+          "(do ((move (top 'X) (top (game vloc DISCARD))) (any 'SUITS 'S (set (game str LAST) 'S))))))"
+          " (turn pass)", declares=SUITS)
+    st = p.new_game(1)
+    opts = p.options(st)
+    assert len(opts) == 4 and all(type(o) is Option for o in opts)
+    assert [o.ops for o in opts] == walked(p, st)
+    assert all(o.ops[0][0] == VDEL for o in opts[:3])
+
+
 @pytest.mark.parametrize("choice", [
     # one element: a lazy option would not pay (options.LAZY_MIN_ELEMENTS)
     "(any (filter ((current player) iloc HAND) 'X (== (cardatt RANK 'X) FOUR)) 'C (move 'C (top (game vloc DISCARD))))",
-    # a change logged before the `any`: the state there is not the decision state
-    "(do ((set (game str LAST) X) (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))))",
     # an action that may fail (an empty pile) or may overflow
     "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) "
     "(move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))",
@@ -148,7 +177,12 @@ def test_pickled_waiting_state_keeps_its_options():
 
 def test_played_games_are_the_same_as_walked_ones():
     """Every decision of random games: the lazy options' ops are the walked ones."""
-    p = G(PLAIN + " (any ((current player) iloc HAND) 'C ((== (cardatt RANK 'C) A) (turn pass)))")
+    check_played(G(PLAIN + " (any ((current player) iloc HAND) 'C ((== (cardatt RANK 'C) A) (turn pass)))"))
+    check_played(G(EIGHT + " (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))",
+                   declares=SUITS))
+
+
+def check_played(p) -> None:
     lazy = 0
     for seed in range(5):
         st = p.new_game(seed)
@@ -163,3 +197,25 @@ def test_played_games_are_the_same_as_walked_ones():
     assert lazy > 20
     r = play_game(p, 3, [RandomPlayer(), RandomPlayer()])
     assert r.outcome == "completed"
+
+
+@pytest.mark.parametrize("choice", [PLAIN, EIGHT + " (turn pass)"])
+def test_taking_a_lazy_option_at_home_makes_the_state_its_replay_makes(monkeypatch, choice):
+    # Program.apply makes the chosen option's changes while computing its ops (LazyOption.take): no undo, no
+    # replay; on a copy of the state (not the option's home) the ops are computed, then replayed
+    taken = []
+    real = LazyOption.take
+    monkeypatch.setattr(LazyOption, "take", lambda o, st: (taken.append(r := real(o, st)), r)[1])
+    p = G(choice, declares=SUITS)
+    lazy = [i for i, o in enumerate(p.options(p.new_game(1))) if type(o) is LazyOption]
+    for i in lazy:
+        st = p.new_game(1)
+        copy = st.clone()
+        expected = walked(p, st)[i]
+        taken.clear()
+        p.apply(st, i)
+        assert taken == [expected]  # made at home
+        p.apply(copy, i)
+        assert taken == [expected, None]  # not the home of its options: replayed
+        assert st == copy
+    assert len(lazy) >= 3

@@ -1,7 +1,7 @@
 """Whole games: a compiled program played to the end by one player object per seat."""
 from __future__ import annotations
 
-from ..errors import UsageError
+from ..errors import RecycleError, UsageError
 from . import algorithms as alg
 from .program import Program
 from .results import GameResult
@@ -39,15 +39,20 @@ def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle
     for s, pl in enumerate(players):
         pl.start(prog, s, alg.derive(seed, "seat", s))
     apply = prog.apply  # (the chosen indices are in st.records: the result's `choices` come from there)
-    if recorder is None:
-        while st.status == WAITING:
-            apply(st, players[st.chooser].choose(prog, st))
-    else:
-        while st.status == WAITING:
-            pl = players[st.chooser]
-            apply(st, pl.choose(prog, st), getattr(pl, "code", None))
-        final = getattr(st.rec, "final", None)
-        if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
-            return final[1]
+    try:
+        if recorder is None:
+            while st.status == WAITING:
+                apply(st, players[st.chooser].choose(prog, st))
+        else:
+            while st.status == WAITING:
+                pl = players[st.chooser]
+                apply(st, pl.choose(prog, st), getattr(pl, "code", None))
+            final = getattr(st.rec, "final", None)
+            if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
+                return final[1]
+    except UsageError as e:  # apply() refused what a player chose: the player's failure, named (as registry's)
+        seat = st.chooser
+        who = "a player" if seat is None else f"the player of seat p{seat + 1} ({type(players[seat]).__name__})"
+        raise RecycleError(f"error: {who} chose what is not one of its options: {e}") from None
     return prog.result(st)
 

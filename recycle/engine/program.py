@@ -17,6 +17,7 @@ test, stage advance, ...), the scoring closure and a template state produced by 
 """
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -42,6 +43,23 @@ DEFAULT_MAX_STEPS = 10000
 # multiply, and every option is kept in memory until the choice is made.
 DEFAULT_MAX_OPTIONS = 100_000
 
+
+
+def option_index(i: object, n: int) -> int:
+    """The index of a chosen option given as another integer type (numpy's, say); anything else (a
+    string, a float, a bool, an option object) is a player's mistake, refused in words, not a TypeError."""
+    if not isinstance(i, bool):
+        try:
+            return operator.index(i)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise UsageError(f"apply(): an option is chosen by its index, an int in 0..{n - 1}, not {_shown(i)} "
+                     f"(a {type(i).__name__})")
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 class Program(Registry):
     """A compiled game: registries, code, scoring and the template state.  Create with compile_game()."""
@@ -129,6 +147,8 @@ class Program(Registry):
         # a waiting state always has its options and chooser: the None tests only narrow the types
         if st.status != WAITING or opts is None or chooser is None:
             raise UsageError("apply(): the game is not waiting for a decision")
+        if i.__class__ is not int:
+            i = option_index(i, len(opts))
         if not (0 <= i < len(opts)):
             raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
         o = opts[i]

@@ -168,9 +168,11 @@ def _worker_main(conn: Connection, source: SourceFile, params: dict, parent: int
         reply: tuple[str, object]
         try:
             reply = ("ok", [play_run(sess, spec, r) for r in runs])
+        except RecycleError as e:  # the user's error (a player's bad choice, say): one line, as without workers
+            reply = ("user", f"error: {e}" if isinstance(e, UsageError) else e.format())
         except Exception as e:  # a bug: the parent reports it with this trace (a user's player: one line)
             failure = registry.user_failure(e)
-            reply = ("bug", traceback.format_exc()) if failure is None else ("player", failure)
+            reply = ("bug", traceback.format_exc()) if failure is None else ("user", failure)
         conn.send(reply)
 
 
@@ -244,7 +246,7 @@ def iter_batch(spec: BatchSpec, runs: range, jobs: int = 1, session: GameSession
                         else:
                             if kind == "bug":
                                 raise RuntimeError(f"a worker process failed:\n{value}")
-                            if kind == "player":
+                            if kind == "user":
                                 raise RecycleError(value)
                             done[w.tasks.pop(0)] = value
                             spare()

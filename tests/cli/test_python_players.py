@@ -215,3 +215,62 @@ def test_a_python_player_that_fails_is_named_not_reported_as_a_bug(tmp_path, mon
     assert "internal error" not in err and "Traceback" not in err
     assert f"error: player 'failing_players_mod:{name}' failed: {says}" in err
     assert "failing_players_mod.py:" in err and where in err
+
+
+CHOOSERS = textwrap.dedent('''
+    from recycle.players.base import Player
+
+    class Chooses(Player):
+        VALUE = None
+
+        def choose(self, prog, st):
+            return self.VALUE
+
+    class Text(Chooses):
+        VALUE = "0"
+
+    class Fraction(Chooses):
+        VALUE = 0.5
+
+    class Yes(Chooses):
+        VALUE = True
+
+    class TooFar(Chooses):
+        VALUE = 99
+
+    class Wide(Player):
+        def choose(self, prog, st):
+            import numpy
+            return numpy.int64(0)
+''')
+
+
+@pytest.mark.parametrize(("name", "says"), [("Text", "not '0' (a str)"), ("Fraction", "not 0.5 (a float)"),
+                                            ("Yes", "not True (a bool)"), ("TooFar", "option 99 out of range 0..")])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_player_that_chooses_no_option_is_named_not_a_bug(tmp_path, monkeypatch, capsys, name, says, jobs):
+    """A choice that is not an option's index (a string, a float, a bool, past the last option) is the
+    player's mistake: one line naming its seat and class, status 1, here and in worker processes."""
+    (tmp_path / "choosing_players_mod.py").write_text(CHOOSERS, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        rc = main(["run", DEAL_N, "-n", "3", "--seed", "1", "--jobs", jobs, "-q",
+                   "--players", f"choosing_players_mod:{name},R"])
+    finally:
+        sys.modules.pop("choosing_players_mod", None)
+    err = capsys.readouterr().err
+    assert rc == 1, err
+    assert "internal error" not in err and "Traceback" not in err
+    (line,) = [x for x in err.splitlines() if x.startswith("error:")]
+    assert line.startswith(f"error: the player of seat p1 ({name}) chose what is not one of its options: ")
+    assert says in line
+
+
+def test_a_choice_of_another_integer_type_is_its_index(tmp_path, monkeypatch, capsys):
+    (tmp_path / "choosing_players_mod.py").write_text(CHOOSERS, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        s = run_json(capsys, DEAL_N, "-n", "3", "--seed", "1", "--players", "choosing_players_mod:Wide,R")
+    finally:
+        sys.modules.pop("choosing_players_mod", None)
+    assert s["completed"] == 3

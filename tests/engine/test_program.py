@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 
+import numpy as np
 import pytest
 
 from recycle.compiler import compile_game
@@ -162,6 +164,18 @@ def test_apply_outside_a_decision_is_a_usage_error():
     with pytest.raises(UsageError):
         p.apply(st, 0)
     assert p.is_terminal(st) and p.options(st) == [] and p.chooser(st) is None
+
+
+def test_apply_takes_integer_indices_only():
+    """An index of another integer type is taken; a string, a float or a bool is refused in words."""
+    p = compile_game(parse_game(SMALL))
+    st, twin = p.new_game(0), p.new_game(0)
+    for bad, shown in (("0", "'0' (a str)"), (0.0, "0.0 (a float)"), (True, "True (a bool)"), ([0], "[0] (a list)")):
+        with pytest.raises(UsageError, match=re.escape(f"an int in 0..{len(p.options(st)) - 1}, not {shown}")):
+            p.apply(st, bad)
+    p.apply(st, np.int64(1))
+    p.apply(twin, 1)
+    assert p.result(st).choices == p.result(twin).choices == [1]
 
 
 def test_play_game_checks_the_number_of_players():

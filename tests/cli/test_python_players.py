@@ -7,6 +7,7 @@ line, no traceback.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -163,15 +164,22 @@ def test_options_are_readable_objects_in_the_api():
     assert opts[0].text == a.text == f"move {a.card} p1 iloc HAND -> p1 vloc PLAYED"
 
 
+@contextlib.contextmanager
+def user_module(tmp_path, monkeypatch, module: str, source: str):
+    """The module `module` with this source importable while the block runs (and forgotten after)."""
+    (tmp_path / f"{module}.py").write_text(source, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        yield
+    finally:
+        sys.modules.pop(module, None)
+
+
 def test_the_docs_example_player_runs(tmp_path, monkeypatch, capsys):
     doc = (REPO / "docs" / "tournaments.md").read_text("utf-8")
     block = doc.split("```python\n", 1)[1].split("```", 1)[0]
-    (tmp_path / "docs_greedy_mod.py").write_text(block, "utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
+    with user_module(tmp_path, monkeypatch, "docs_greedy_mod", block):
         s = run_json(capsys, HIGH_CARD, "-n", "6", "--seed", "1", "--players", "docs_greedy_mod:Greedy,R")
-    finally:
-        sys.modules.pop("docs_greedy_mod", None)
     assert s["wins_by_seat"] == [1.0, 0.0]  # the NINE is the one card it sees: it takes it and wins
 
 
@@ -195,6 +203,17 @@ FAILING = textwrap.dedent('''
 ''')
 
 
+def run_failing(tmp_path, monkeypatch, capsys, source: str, module: str, name: str, jobs: str) -> str:
+    """`recycle run` with module:name against a random player, which must fail as the user's error
+    (status 1, no trace); its stderr."""
+    with user_module(tmp_path, monkeypatch, module, source):
+        rc = main(["run", DEAL_N, "-n", "4", "--seed", "1", "--jobs", jobs, "-q", "--players", f"{module}:{name},R"])
+    err = capsys.readouterr().err
+    assert rc == 1, err
+    assert "internal error" not in err and "Traceback" not in err
+    return err
+
+
 @pytest.mark.parametrize(("name", "says", "where"), [("Boom", "RuntimeError: boom in choose", "in choose"),
                                                      ("BadInit", "ValueError: no init", "in __init__"),
                                                      ("ApiBoom", "KeyError: 'missing'", "in choose")])
@@ -203,16 +222,7 @@ def test_a_python_player_that_fails_is_named_not_reported_as_a_bug(tmp_path, mon
                                                                    where, jobs):
     """The user's own class raising is their code failing: one line naming the player, the exception and
     where in their file, status 1, in the command and in worker processes alike."""
-    (tmp_path / "failing_players_mod.py").write_text(FAILING, "utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        rc = main(["run", DEAL_N, "-n", "4", "--seed", "1", "--jobs", jobs, "-q",
-                   "--players", f"failing_players_mod:{name},R"])
-    finally:
-        sys.modules.pop("failing_players_mod", None)
-    err = capsys.readouterr().err
-    assert rc == 1, err
-    assert "internal error" not in err and "Traceback" not in err
+    err = run_failing(tmp_path, monkeypatch, capsys, FAILING, "failing_players_mod", name, jobs)
     assert f"error: player 'failing_players_mod:{name}' failed: {says}" in err
     assert "failing_players_mod.py:" in err and where in err
 
@@ -251,26 +261,13 @@ CHOOSERS = textwrap.dedent('''
 def test_a_player_that_chooses_no_option_is_named_not_a_bug(tmp_path, monkeypatch, capsys, name, says, jobs):
     """A choice that is not an option's index (a string, a float, a bool, past the last option) is the
     player's mistake: one line naming its seat and class, status 1, here and in worker processes."""
-    (tmp_path / "choosing_players_mod.py").write_text(CHOOSERS, "utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        rc = main(["run", DEAL_N, "-n", "3", "--seed", "1", "--jobs", jobs, "-q",
-                   "--players", f"choosing_players_mod:{name},R"])
-    finally:
-        sys.modules.pop("choosing_players_mod", None)
-    err = capsys.readouterr().err
-    assert rc == 1, err
-    assert "internal error" not in err and "Traceback" not in err
+    err = run_failing(tmp_path, monkeypatch, capsys, CHOOSERS, "choosing_players_mod", name, jobs)
     (line,) = [x for x in err.splitlines() if x.startswith("error:")]
     assert line.startswith(f"error: the player of seat p1 ({name}) chose what is not one of its options: ")
     assert says in line
 
 
 def test_a_choice_of_another_integer_type_is_its_index(tmp_path, monkeypatch, capsys):
-    (tmp_path / "choosing_players_mod.py").write_text(CHOOSERS, "utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
+    with user_module(tmp_path, monkeypatch, "choosing_players_mod", CHOOSERS):
         s = run_json(capsys, DEAL_N, "-n", "3", "--seed", "1", "--players", "choosing_players_mod:Wide,R")
-    finally:
-        sys.modules.pop("choosing_players_mod", None)
     assert s["completed"] == 3

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import InternalError
+from ..errors import UsageError
 
 # status codes
 RUNNING = 0
@@ -172,8 +172,8 @@ class LazyOption(Option):
     state whose decision built the option; while it waits at that decision the ops are computed from
     it.  After it has moved on, `ops_at(st)` computes them from st, a copy of the home state at the
     decision (a clone a player searched), and `ops` cannot tell which state to use: it raises
-    InternalError.  The reference is weak: the home state holds its options, which would otherwise
-    hold it in a reference cycle.
+    UsageError (player code that kept an option past its decision).  The reference is weak: the home
+    state holds its options, which would otherwise hold it in a reference cycle.
     """
 
     __slots__ = ("_ctx", "_elem", "_ops")
@@ -198,8 +198,9 @@ class LazyOption(Option):
         if ops is None:
             home = self._home()
             if home is None:
-                raise InternalError("the ops of a lazily built option were read after its decision was taken: "
-                                    "read them with option.ops_at(state)")
+                raise UsageError("the changes of this option were read after its decision was taken (an "
+                                 "option belongs to the state that listed it): read them before apply(), or "
+                                 "with option.ops_at(state) on a copy of that state")
             ops = self._ops = self._ctx[3](home, self._ctx, self._elem)
         return ops
 

@@ -11,7 +11,7 @@ from recycle.compiler.options import _walk_clauses
 from recycle.engine.ops import undo_to
 from recycle.engine.play import play_game
 from recycle.engine.state import VDEL, WAITING, LazyOption, Option
-from recycle.errors import InternalError
+from recycle.errors import UsageError
 from recycle.integrations.actions import option_key
 from recycle.lang import parse_game
 from recycle.players.montecarlo import option_key as mc_key
@@ -154,7 +154,7 @@ def test_ops_after_the_decision_was_taken():
     expected = walked(p, st)
     p.apply(st, 0)
     o = searched.opts[2]
-    with pytest.raises(InternalError):
+    with pytest.raises(UsageError, match=r"read after its decision was taken .*ops_at\(state\)"):
         o.ops  # noqa: B018 - the home state moved on: which state to compute from?
     assert o.ops_at(searched) == expected[2]
     # describe, action ids and the Monte Carlo players read the ops from the state they are given

@@ -536,6 +536,9 @@ def main(argv: list[str] | None = None) -> int:
         out_md.write_text(render(json.loads(out_json.read_text("utf-8")), corpus=corpus), "utf-8")
         return 0
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    if not (CARDSTOCK_TOOLS / "build.sh").exists():
+        ap.error(f"{CARDSTOCK_TOOLS}: the CardStock harness (build.sh) is not there: the shared folder "
+                 "must be beside the repository")
     exe = build_driver(tmp)
     data = json.loads(out_json.read_text("utf-8")) if out_json.exists() else {"rows": {}, "skipped": {}}
     if not corpus and args.only is None:  # the page is exactly the games asked for: forget removed ones

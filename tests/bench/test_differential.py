@@ -208,8 +208,10 @@ _BUILD = Path(os.environ.get("TMPDIR", "/tmp")) / "cardstock-build" / "bin" / "C
 
 
 def test_a_folder_is_compared_in_both_interpreters(tmp_path):
-    if shutil.which("mono") is None or shutil.which("mcs") is None or not _BUILD.exists():
-        pytest.skip(f"needs mono, mcs and a CardStock build at {_BUILD} (shared/tools/cardstock/build.sh)")
+    if (shutil.which("mono") is None or shutil.which("mcs") is None or not _BUILD.exists()
+            or not (diff.CARDSTOCK_TOOLS / "build.sh").exists()):
+        pytest.skip(f"needs mono, mcs, a CardStock build at {_BUILD} and its harness "
+                    f"{diff.CARDSTOCK_TOOLS / 'build.sh'} (the shared folder beside the repository)")
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "Tiny2.rcy").write_text(TINY)

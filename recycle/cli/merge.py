@@ -22,7 +22,7 @@ from pathlib import Path
 from ..analysis.tally import RunTally
 from ..errors import UsageError
 from ..run.output import OutFolder, OutputError
-from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, journal_records, transcript_name
+from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, is_count, journal_records, transcript_name
 from . import stats
 from .batches import WHAT, out_folder
 from .run import SHARD_RECORDS
@@ -70,10 +70,6 @@ def _shard_doc(d: Path) -> dict:
     return doc
 
 
-def _count(v: object) -> bool:
-    return type(v) is int and v >= 0
-
-
 def _brief(v: object) -> str:
     text = json.dumps(v)
     return text if len(text) <= 40 else text[:40] + "…"
@@ -84,22 +80,22 @@ def _brief(v: object) -> str:
 _SHAPE = (
     ("version", lambda v: v == 1),
     ("game", lambda v: isinstance(v, str)),
-    ("players", lambda v: _count(v) and v > 0),
+    ("players", lambda v: is_count(v) and v > 0),
     ("lineup", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v)),
-    ("seed", _count),
-    ("games_kept", _count),
-    ("games_asked", _count),
+    ("seed", is_count),
+    ("games_kept", is_count),
+    ("games_asked", is_count),
     ("timing.wall_s", lambda v: type(v) in (int, float) and v >= 0),
-    ("shard.index", _count),
-    ("shard.of", lambda v: _count(v) and v > 0),
+    ("shard.index", is_count),
+    ("shard.of", lambda v: is_count(v) and v > 0),
     ("shard.identity", lambda v: isinstance(v, dict)),
-    ("shard.runs", lambda v: isinstance(v, list) and len(v) == 2 and all(_count(x) for x in v) and v[0] <= v[1]),
+    ("shard.runs", lambda v: isinstance(v, list) and len(v) == 2 and all(is_count(x) for x in v) and v[0] <= v[1]),
 )
 _RUN_SHAPE = (("summary.file", lambda v: isinstance(v, str)),)
 _STATS_SHAPE = (
     ("shard.options", lambda v: isinstance(v, dict)),
     ("shard.game_file", lambda v: isinstance(v, str)),
-    ("timing.jobs", lambda v: _count(v) and v > 0),
+    ("timing.jobs", lambda v: is_count(v) and v > 0),
 )
 
 

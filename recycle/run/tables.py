@@ -147,7 +147,8 @@ def record_from_json(line: str) -> RunRecord:
         raise ValueError(str(e)) from None
 
 
-def _int(v) -> bool:
+def is_count(v: object) -> bool:
+    """A count or index as recycle writes it into its files: an int (not a bool) >= 0."""
     return type(v) is int and v >= 0
 
 
@@ -169,18 +170,18 @@ def _or_none(ok):
 
 
 _RECORD_FIELDS = (
-    ("run", _int), ("game_seed", _int), ("end_reason", lambda v: isinstance(v, str)), ("decisions", _int),
-    ("forced", _int), ("turns", _int), ("moves", _int), ("scores", _or_none(_list_of(_num))),
-    ("ranks", _or_none(_list_of(lambda x: _int(x) and x > 0))), ("shares", _or_none(_list_of(_num))),
-    ("winners", _list_of(_int)), ("error", _or_none(lambda v: isinstance(v, str))),
-    ("decision_rows", _list_of(lambda x: isinstance(x, list) and len(x) == 3 and all(_int(y) for y in x))),
+    ("run", is_count), ("game_seed", is_count), ("end_reason", lambda v: isinstance(v, str)), ("decisions", is_count),
+    ("forced", is_count), ("turns", is_count), ("moves", is_count), ("scores", _or_none(_list_of(_num))),
+    ("ranks", _or_none(_list_of(lambda x: is_count(x) and x > 0))), ("shares", _or_none(_list_of(_num))),
+    ("winners", _list_of(is_count)), ("error", _or_none(lambda v: isinstance(v, str))),
+    ("decision_rows", _list_of(lambda x: isinstance(x, list) and len(x) == 3 and all(is_count(y) for y in x))),
     ("lineup", lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(c, str) for c in v)),
 )
 # Fields a record may leave to their defaults.
 _RECORD_DEFAULTED = (
     ("transcript", lambda v: v is None), ("ms", lambda v: _num(v) and v >= 0),
     ("estimates", _or_none(_list_of(lambda x: isinstance(x, dict)))),
-    ("sampled", _list_of(lambda x: isinstance(x, list) and len(x) == 2 and _int(x[0]) and _num(x[1]))),
+    ("sampled", _list_of(lambda x: isinstance(x, list) and len(x) == 2 and is_count(x[0]) and _num(x[1]))),
 )
 
 

@@ -39,20 +39,30 @@ def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle
     for s, pl in enumerate(players):
         pl.start(prog, s, alg.derive(seed, "seat", s))
     apply = prog.apply  # (the chosen indices are in st.records: the result's `choices` come from there)
-    try:
-        if recorder is None:
-            while st.status == WAITING:
-                apply(st, players[st.chooser].choose(prog, st))
-        else:
-            while st.status == WAITING:
-                pl = players[st.chooser]
-                apply(st, pl.choose(prog, st), getattr(pl, "code", None))
-            final = getattr(st.rec, "final", None)
-            if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
-                return final[1]
-    except UsageError as e:  # apply() refused what a player chose: the player's failure, named (as registry's)
-        seat = st.chooser
-        who = "a player" if seat is None else f"the player of seat p{seat + 1} ({type(players[seat]).__name__})"
-        raise RecycleError(f"error: {who} chose what is not one of its options: {e}") from None
+    if recorder is None:
+        while st.status == WAITING:
+            pl = players[st.chooser]
+            i = pl.choose(prog, st)  # (a player's own UsageError, a human quitting say, passes as it is)
+            try:
+                apply(st, i)
+            except UsageError as e:
+                raise _bad_choice(st.chooser, pl, e) from None
+    else:
+        while st.status == WAITING:
+            pl = players[st.chooser]
+            i = pl.choose(prog, st)
+            try:
+                apply(st, i, getattr(pl, "code", None))
+            except UsageError as e:
+                raise _bad_choice(st.chooser, pl, e) from None
+        final = getattr(st.rec, "final", None)
+        if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
+            return final[1]
     return prog.result(st)
 
+
+def _bad_choice(seat: int | None, player, e: UsageError) -> RecycleError:
+    """apply() refused what a player chose: the player's failure, named (as players.registry names a
+    player class that raises)."""
+    who = "a player" if seat is None else f"the player of seat p{seat + 1} ({type(player).__name__})"
+    return RecycleError(f"error: {who} chose what is not one of its options: {e}")

@@ -31,7 +31,7 @@ MAX_SHOWN_ERRORS = 20
 MAX_SHOWN_CHARS = 200
 
 
-def _cut(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+def cut_text(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     """A text from a file made safe to print: control characters (terminal escapes) as U+FFFD, at most `limit`."""
     if not text.isprintable():
         text = "".join(c if c.isprintable() else "\ufffd" for c in text)
@@ -40,7 +40,7 @@ def _cut(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
 
 def _window(src: str, column: int, width: int = MAX_SHOWN_CHARS) -> tuple[str, int]:
     """A source line cut to `width` characters around `column` (1-based), and the column within the cut."""
-    src = _cut(src, len(src))
+    src = cut_text(src, len(src))
     if len(src) <= width:
         return src, column
     start = max(0, min(column - 1 - width // 2, len(src) - width))
@@ -77,10 +77,10 @@ class Diagnostic:
 
     def format(self, caret: bool = True) -> str:
         """Render as `FILE:LINE:COLUMN: severity[class]: message`, the source line and a caret."""
-        head = f"{self.span}: {self.severity}[{self.cls}]: {_cut(self.message, 4 * MAX_SHOWN_CHARS)}"
+        head = f"{self.span}: {self.severity}[{self.cls}]: {cut_text(self.message, 4 * MAX_SHOWN_CHARS)}"
         lines = [head]
         for note in self.notes:
-            lines.append(f"    {_cut(note, 4 * MAX_SHOWN_CHARS)}")
+            lines.append(f"    {cut_text(note, 4 * MAX_SHOWN_CHARS)}")
         if caret and self.source_line is not None and self.span.column > 0:
             src, col = _window(self.source_line.rstrip("\n").replace("\t", " "), self.span.column)
             lines.append(f"    {src}")

@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import NOWHERE, GameRuntimeError, InternalError, Span, UsageError
+from ..errors import NOWHERE, GameRuntimeError, InternalError, Span, UsageError, cut_text
 from . import algorithms as alg
 from . import describe as _describe
 from . import visibility as _visibility
@@ -53,13 +53,9 @@ def option_index(i: object, n: int) -> int:
             return operator.index(i)  # type: ignore[arg-type]
         except TypeError:
             pass
-    raise UsageError(f"apply(): an option is chosen by its index, an int in 0..{n - 1}, not {_shown(i)} "
+    raise UsageError(f"apply(): an option is chosen by its index, an int in 0..{n - 1}, not {cut_text(repr(i), 60)} "
                      f"(a {type(i).__name__})")
 
-
-def _shown(value: object, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 class Program(Registry):
     """A compiled game: registries, code, scoring and the template state.  Create with compile_game()."""

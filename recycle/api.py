@@ -29,6 +29,7 @@ from .engine.play import play_game
 from .engine.program import Program
 from .engine.results import GameResult
 from .engine.state import WAITING, State
+from .engine.watchdog import check_seconds, step_time_limit
 from .errors import UsageError
 from .lang import SourceFile, library, load_source
 from .players import base as engine_players
@@ -99,15 +100,28 @@ class Game:
         """The declared values the game was compiled with (overrides applied)."""
         return dict(self.program.declared)
 
-    def start(self, seed: int = 0, *, max_decisions: int | None = None, max_steps: int | None = None) -> GameState:
-        """A new game from a seed, run to its first decision (or its end); limits default to the game's."""
-        return GameState(self, self.program.new_game(seed, max_decisions, max_steps))
+    def start(self, seed: int = 0, *, max_decisions: int | None = None, max_steps: int | None = None,
+              max_step_time: float | None = None) -> GameState:
+        """A new game from a seed, run to its first decision (or its end); limits default to the game's.
+
+        `max_step_time`: CPU seconds the rules may run between two decisions, for this game's steps
+        (default: the process's, 60 s unless `recycle.engine.watchdog.set_max_step_time` set another);
+        a step that runs longer ends the game with a run-time error of class `limit` (docs/limits.md).
+        """
+        limit = None if max_step_time is None else check_seconds(max_step_time)
+        with step_time_limit(limit):
+            st = self.program.new_game(seed, max_decisions, max_steps)
+        return GameState(self, st, max_step_time=limit)
 
     def play(self, players: Sequence[object], seed: int = 0, *, max_decisions: int | None = None,
-             max_steps: int | None = None) -> GameResult:
-        """A whole game with one player per seat (API players or engine players); its result."""
+             max_steps: int | None = None, max_step_time: float | None = None) -> GameResult:
+        """A whole game with one player per seat (API players or engine players); its result.
+
+        `max_step_time` as in `start`: a runaway step is the result's error (outcome `error`, class `limit`).
+        """
         seats = [p if isinstance(p, engine_players.Player) else _EnginePlayer(self, p) for p in players]
-        return play_game(self.program, seed, seats, max_decisions, max_steps)
+        with step_time_limit(max_step_time):
+            return play_game(self.program, seed, seats, max_decisions, max_steps)
 
     def __repr__(self) -> str:
         return f"<recycle.Game {self.name} ({self.players} players)>"
@@ -116,10 +130,11 @@ class Game:
 class GameState:
     """One game in progress: whose turn it is, its options, the moves, and its result."""
 
-    def __init__(self, game: Game, state: State, *, read_only: bool = False):
+    def __init__(self, game: Game, state: State, *, read_only: bool = False, max_step_time: float | None = None):
         self.game = game
         self.state = state
         self.read_only = read_only  # the state a player is asked about: it may look, clone, not move
+        self.max_step_time = max_step_time  # CPU seconds of each step apply() runs (None: the process's limit)
         self._options: list[Option] | None = None
 
     @property
@@ -157,7 +172,8 @@ class GameState:
         if self.read_only:
             raise UsageError("a player may not move on the game it is asked about: clone() the state to look ahead")
         i = option.index if isinstance(option, Option) else int(option)
-        self.game.program.apply(self.state, i)
+        with step_time_limit(self.max_step_time):
+            self.game.program.apply(self.state, i)
         self._options = None
 
     def view(self, seat: int) -> dict:
@@ -170,7 +186,7 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy (its own random stream, in the same position)."""
-        return GameState(self.game, self.state.clone())
+        return GameState(self.game, self.state.clone(), max_step_time=self.max_step_time)
 
     def __repr__(self) -> str:
         who = "over" if self.is_over else f"p{self.to_move + 1} to move" if self.to_move is not None else "running"

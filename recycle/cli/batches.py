@@ -52,7 +52,7 @@ def open_batch(args: argparse.Namespace) -> tuple[GameSession, BatchSpec]:
     steps = args.max_steps if args.max_steps is not None else sess.prog.max_steps
     spec = BatchSpec(str(path), params, tuple(lineup), seed, decisions, steps, args.transcripts if args.out else "none",
                      ai_budget=getattr(args, "ai_budget", None), move_time=getattr(args, "move_time", None),
-                     max_options=getattr(args, "max_options", None))
+                     max_options=getattr(args, "max_options", None), max_step_time=getattr(args, "max_step_time", None))
     return sess, spec
 
 

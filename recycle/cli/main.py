@@ -15,6 +15,7 @@ import sys
 import traceback
 from typing import NoReturn
 
+from ..engine import watchdog
 from ..errors import InternalError, RecycleError, UsageError
 from ..players import registry
 from ..version import __version__
@@ -55,11 +56,14 @@ def main(argv: list[str] | None = None) -> int:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (the process's stream)
     to_null = _stdout_is_devnull()
     ceiling = None
+    step_time = None  # the step-time limit replaced, put back after the command (tests run many in one process)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "max_memory", None):
             ceiling = set_memory_ceiling(args.max_memory)
+        if getattr(args, "max_step_time", None) is not None:  # this process's and its forked workers' limit
+            step_time = watchdog.set_max_step_time(args.max_step_time)
         code = args.func(args)
         if not sys.stdout.closed:  # (the language server closes it when it exits)
             sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -96,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         return _bug(e)
     finally:
         restore_memory_ceiling(ceiling)
+        if step_time is not None:
+            watchdog.set_max_step_time(step_time)
 
 
 def _bug(e: BaseException) -> int:

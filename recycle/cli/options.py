@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 from ..analysis.flow import CATEGORY_NAMES
+from ..engine.watchdog import DEFAULT_MAX_STEP_TIME, check_seconds
+from ..errors import UsageError
 from ..lang.xam import DIALECTS
 
 SEED_HELP = ("batch seed S (default: drawn from the OS and printed); run i plays with game seed "
@@ -99,6 +101,17 @@ def add_limit_options(p: argparse.ArgumentParser, per_game: bool = True) -> None
                    help=f"decision limit{' per game' if per_game else ''} (default: the game's (limits …), else 2000)")
     p.add_argument("--max-steps", type=positive,
                    help="step limit between decisions (default: the game's (limits …), else 10000)")
+    p.add_argument("--max-step-time", type=step_seconds, metavar="SECONDS",
+                   help=f"CPU time one step may take before the game stops with a run-time error of class limit "
+                        f"(a loop that never ends; default {DEFAULT_MAX_STEP_TIME:g}, at most a day)")
+
+
+def step_seconds(text: str) -> float:
+    """An argparse type: --max-step-time SECONDS, more than 0 and at most a day (engine.watchdog)."""
+    try:
+        return check_seconds(text, "--max-step-time")
+    except UsageError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_memory_option(p: argparse.ArgumentParser) -> None:

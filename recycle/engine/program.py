@@ -32,6 +32,7 @@ from .registry import Registry
 from .results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
 from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, LazyOption, Option, State
 from .streams import new_stream
+from .watchdog import StepTimeExceeded, ensure, max_step_time, message, watch
 
 # How many random paths the random player tries through an atomic block before the
 # block contributes no option (extensions E4; docs/language.md, "atomic").
@@ -111,6 +112,7 @@ class Program(Registry):
         `sampling`: per seat, True when that seat's decisions sample atomic blocks (the random
         player) instead of enumerating them (extensions E4); None: every seat enumerates.
         """
+        ensure()  # this process's step-time watchdog (engine.watchdog): one check per game
         st = self.template.clone()
         st.rng = new_stream(seed)
         st.seed = seed
@@ -200,6 +202,8 @@ class Program(Registry):
             self._error(st, GameRuntimeError("resource", "out of memory: the game needs more than the memory "
                                              "ceiling of the process (--max-memory, docs/limits.md)",
                                              self.code_span[st.pc]))
+        except StepTimeExceeded:  # raised in this thread by the watchdog: the step ran past its CPU time
+            self._error(st, GameRuntimeError("limit", message(max_step_time()), self.code_span[st.pc]))
         except (InternalError, UsageError):
             raise
         except Exception as e:
@@ -329,3 +333,6 @@ class Program(Registry):
     def determinize(self, st: State, p: int, rng: random.Random) -> State:
         """A state from p's information set (§17.4); see visibility.determinize."""
         return _visibility.determinize(self, st, p, rng)
+
+
+watch(Program.run)  # each call is one engine step, timed by engine.watchdog

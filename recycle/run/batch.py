@@ -33,6 +33,7 @@ from multiprocessing.process import BaseProcess
 import attrs
 
 from ..engine.algorithms import derive
+from ..engine.watchdog import step_time_limit
 from ..errors import RecycleError, UsageError
 from ..lang import SourceFile
 from ..players import registry
@@ -77,6 +78,8 @@ class BatchSpec:
     rotate: bool = False  # run i gives seat s the kind lineup[(s - i) mod n] (§3.1)
     move_time: float | None = None  # time limit per decision of the searching players (seconds)
     max_options: int | None = None  # None: the game's own option limit (its (limits …), else the default)
+    # CPU seconds of one step (engine.watchdog), carried to workers that are not forked (Ray's); None: the process's
+    max_step_time: float | None = None
 
 
 def run_lineup(spec: BatchSpec, run: int) -> list[str]:
@@ -90,6 +93,11 @@ def run_lineup(spec: BatchSpec, run: int) -> list[str]:
 
 def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     """Play run `run` of the batch on an open session."""
+    with step_time_limit(spec.max_step_time):
+        return _play_run(sess, spec, run)
+
+
+def _play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     game_seed = derive(spec.seed, "game", run)
     lineup = run_lineup(spec, run)
     searching = any(c in registry.SEARCHING for c in lineup)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import attrs
 
+from ..engine.watchdog import check_seconds, step_time_limit
 from ..errors import Diagnostic, LoadError, RecycleError, UsageError
 from ..lang import SourceFile, library
 from ..players.stepwise import rebuild
@@ -191,6 +192,18 @@ def _open_game(gp: Path, shown: str, head: dict, force: bool, warnings: list, di
     return sess
 
 
+def _step_time(params: dict) -> float | None:
+    """The step-time limit the game was played under, as its header records it (None: the default)."""
+    t = params.get("max_step_time")
+    if isinstance(t, (int, float)) and not isinstance(t, bool):
+        try:
+            check_seconds(t)
+        except UsageError as e:
+            raise UsageError(f"the transcript's header is damaged: {e}") from None
+        return float(t)
+    return None
+
+
 def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=print,
            observe=None, dialect: str | None = None, changed_hint: str = CHANGED_HINT) -> tuple[list[dict], list[str]]:
     """Replay a transcript exactly (§5.3); returns (regenerated full event lines, warnings).
@@ -230,9 +243,10 @@ def replay(path, game_path=None, verify: bool = True, force: bool = False, warn=
     batch = head.get("batch") or {}
     if isinstance(params.get("max_options"), int) and params["max_options"] > 0:
         sess.prog.max_options = params["max_options"]  # set by --max-options when the game was played
-    rec = sess.play(head["seed"], lineup, run=batch.get("run", 0), batch_seed=batch.get("seed"),
-                    max_decisions=params.get("max_decisions", 2000), max_idle_steps=params.get("max_idle_steps", 10000),
-                    level="full", players=players)
+    with step_time_limit(_step_time(params)):
+        rec = sess.play(head["seed"], lineup, run=batch.get("run", 0), batch_seed=batch.get("seed"),
+                        max_decisions=params.get("max_decisions", 2000),
+                        max_idle_steps=params.get("max_idle_steps", 10000), level="full", players=players)
     assert rec.transcript is not None  # kept at level "full"
     regenerated = [_unpathed(json.loads(text)) for text in rec.transcript]
     if script.pos < len(dec_idx):

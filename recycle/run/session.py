@@ -11,6 +11,7 @@ from pathlib import Path
 from ..compiler import compile_loaded
 from ..engine.play import play_game
 from ..engine.program import Program
+from ..engine.watchdog import DEFAULT_MAX_STEP_TIME, max_step_time
 from ..lang import SourceFile, load_source
 from ..players import registry
 from ..version import __version__
@@ -85,7 +86,9 @@ class GameSession:
             "interpreter": __version__, "players": self.n_players, "lineup": list(lineup),
             # Overridden declares as the typed values the game saw (--param gives strings).
             "params": {"declares": {k: self.prog.declared.get(k, v) for k, v in self.params.items()},
-                       "max_decisions": max_decisions, "max_idle_steps": max_idle_steps},
+                       "max_decisions": max_decisions, "max_idle_steps": max_idle_steps,
+                       # a step-time limit other than the default is recorded, so that replay applies it
+                       **({"max_step_time": t} if (t := max_step_time()) != DEFAULT_MAX_STEP_TIME else {})},
             "seed": game_seed,
             "batch": {"seed": batch_seed, "run": run} if batch_seed is not None else None,
             "level": level,

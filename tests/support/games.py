@@ -66,3 +66,21 @@ PLACE_STAGE = """(atomic
      (set ((current player) str STOP) YES))))
   (require (== (size ((current player) iloc HAND)) 1)))"""
 PLACE_GAME = make_game(ROW, DEAL3 + "\n " + PLACE_STAGE, deck="(create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE))))")
+
+
+# Rules that never reach a decision in any time one would wait for, inside one item: each loop is under
+# MAX_REPEAT / MAX_RANGE, and the step limit counts items, so only the step-time watchdog stops them.
+NESTED_REPEAT = "(repeat 100000 (repeat 100000 (inc (game sto X) 1)))"
+NESTED_FOLD = "(set (game sto X) (size (filter (range 1..100000) 'I (> (sum (range 1..100000) 'J (+ 'I 'J)) 0))))"
+
+
+def runaway_game(action: str = NESTED_REPEAT) -> str:
+    """A game whose first item runs `action` (a runaway) before any decision."""
+    return make_game(declares="(declare 0 'X)", items=f"(do ({action}))")
+
+
+# p1 chooses 1 or 2; after a 1 the rules run away, after a 2 the game ends at once: a batch of random
+# games mixes runaways and completed games, and a searching player meets the runaway in its playouts.
+CHOOSE_RUNAWAY = make_game(declares="(declare 0 'X) (declare 0 'Y)", items=(
+    "(choice ((set (game sto X) 1) (set (game sto X) 2)))\n"
+    f" (do ((if (== (game sto X) 1) {NESTED_REPEAT.replace('sto X', 'sto Y')})))"))

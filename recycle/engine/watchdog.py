@@ -1,0 +1,198 @@
+"""A CPU-time limit on one engine step: no rule that loops for ever inside one item can hang recycle.
+
+The step and decision limits count items; a loop *inside* one item (nested `repeat`s each under
+MAX_REPEAT, `all` or `sum` over long ranges) is bounded only by time.  Timing each step in the
+engine would cost every decision a clock read, so the timing is done from outside instead: a
+daemon thread per process wakes every POLL seconds, looks at every thread's Python stack
+(`sys._current_frames`), and for each finds the outermost frame of a watched function (an engine
+step: `Program.run`, registered by the engine with `watch`).  It remembers that frame object and
+the thread's CPU clock when it first saw it; if the same frame is still running after more than
+the limit of that thread's CPU time, it raises StepTimeExceeded in that thread
+(`PyThreadState_SetAsyncExc`), which `Program.run` turns into the game's run-time error of class
+`limit`.  The hot path does no work at all for it: the cost is one stack walk per thread every
+POLL seconds, and one check per game (`ensure`) that this process has its watchdog (threads do
+not survive `fork`: a forked worker starts its own at its first game).
+
+CPU time, not wall time: a person thinking, a slow disk or a loaded machine never trips it.  The
+thread clocks are Linux's (a thread's CPU clock from its kernel id, so a thread that has just
+ended gives an error, never a crash); elsewhere the process's CPU time stands in for it, which
+counts every thread of the process and can only end a busy step sooner.
+
+A step that finishes between the last look and the raise would receive the exception after it
+left the step; the watchdog looks again just before raising, so that window is a few
+microseconds once in a limit's worth of CPU time.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import math
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from types import CodeType, FrameType
+
+from ..errors import UsageError
+
+# The default limit, in CPU seconds of one step.  The largest step of the corpus and the shipped
+# games takes well under a second (docs/limits.md); a step of a minute is a loop that never ends.
+DEFAULT_MAX_STEP_TIME = 60.0
+# The largest limit accepted (a day): a larger one is no limit, and says so by being refused.
+MAX_STEP_TIME = 86_400.0
+# How often the watchdog looks, in wall seconds; a runaway step is stopped within this after its limit.
+POLL = 0.25
+
+MESSAGE = ("the rules ran for more than {limit:g} s of CPU time without reaching a decision (a loop that "
+           "never ends?); raise the limit with --max-step-time SECONDS (max_step_time= in the Python API) "
+           "or see docs/limits.md")
+
+
+class StepTimeExceeded(BaseException):
+    """Raised in a thread whose engine step ran past its CPU-time limit.
+
+    A BaseException, not an Exception: the engine's and players' `except Exception` blocks (a
+    player that tries something and falls back, say) must not swallow it; `Program.run` is the
+    one place that catches it, and makes it the game's error.
+    """
+
+
+_codes: set[CodeType] = set()  # the code objects of the watched step functions
+_default = DEFAULT_MAX_STEP_TIME  # the limit of threads without their own (set_max_step_time)
+_per_thread: dict[int, float] = {}  # thread ident -> its own limit (step_time_limit)
+_started_in: list[int] = []  # the pid whose watchdog runs (threads do not survive fork)
+_lock = threading.Lock()
+
+
+def watch(fn: Callable) -> None:
+    """Time every call of fn (a function that runs one engine step) as a step."""
+    _codes.add(fn.__code__)
+
+
+def check_seconds(value: object, what: str = "max_step_time") -> float:
+    """A limit as a float: positive, finite and at most MAX_STEP_TIME; UsageError otherwise."""
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise UsageError(f"{what}: expected a number of seconds, got {value!r}") from None
+    if not (v > 0 and math.isfinite(v)):
+        raise UsageError(f"{what}: expected a number of seconds more than 0, got {value}")
+    if v > MAX_STEP_TIME:
+        raise UsageError(f"{what}: {value} seconds is more than {MAX_STEP_TIME:,.0f}, a day, the limit of "
+                         "one step (MAX_STEP_TIME, docs/limits.md)")
+    return v
+
+
+def max_step_time() -> float:
+    """The limit of the current thread's steps, in CPU seconds."""
+    return _per_thread.get(threading.get_ident(), _default)
+
+
+def set_max_step_time(seconds: float) -> float:
+    """Set the limit of every thread without its own (the command line's `--max-step-time`); the old one."""
+    global _default
+    old, _default = _default, check_seconds(seconds)
+    return old
+
+
+@contextlib.contextmanager
+def step_time_limit(seconds: float | None) -> Iterator[None]:
+    """The current thread's steps are limited to `seconds` inside the block (None: the process's limit)."""
+    if seconds is None:
+        yield
+        return
+    me = threading.get_ident()
+    v = check_seconds(seconds)
+    old = _per_thread.get(me)
+    _per_thread[me] = v
+    try:
+        yield
+    finally:
+        if old is None:
+            _per_thread.pop(me, None)
+        else:
+            _per_thread[me] = old
+
+
+def message(limit: float) -> str:
+    return MESSAGE.format(limit=limit)
+
+
+def ensure() -> None:
+    """Start this process's watchdog unless it runs (called once per game, never per decision)."""
+    if _started_in and _started_in[0] == os.getpid():
+        return
+    with _lock:
+        pid = os.getpid()
+        if _started_in and _started_in[0] == pid:
+            return
+        t = threading.Thread(target=_loop, name="recycle-watchdog", daemon=True)
+        t.start()
+        _started_in[:] = [pid]
+
+
+def _thread_clock(native_id: int | None) -> Callable[[], float]:
+    """The CPU clock of one thread (Linux), else of the whole process."""
+    if native_id is not None and sys.platform.startswith("linux"):
+        # Linux's clock id of a thread's CPU time (glibc's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)):
+        # unlike pthread_getcpuclockid it needs no pthread handle, which may dangle once the thread ends
+        clock = (~native_id << 3) | 6
+        return lambda: time.clock_gettime(clock)
+    return time.process_time
+
+
+def _outermost_step(frame: FrameType | None) -> FrameType | None:
+    step = None
+    codes = _codes
+    while frame is not None:
+        if frame.f_code in codes:
+            step = frame
+        frame = frame.f_back
+    return step
+
+
+def _loop() -> None:
+    me = threading.get_ident()
+    # thread ident -> (step frame, CPU clock reading when first seen, fired)
+    seen: dict[int, tuple[FrameType, float, bool]] = {}
+    while True:
+        time.sleep(POLL)
+        try:
+            seen = _look(me, seen)
+        except Exception:  # the watchdog must outlive any one look: a failed look is forgotten, the next starts afresh
+            seen = {}
+
+
+def _look(me: int, seen: dict[int, tuple[FrameType, float, bool]]) -> dict[int, tuple[FrameType, float, bool]]:
+    frames = sys._current_frames()
+    natives = {t.ident: t.native_id for t in threading.enumerate()}
+    now: dict[int, tuple[FrameType, float, bool]] = {}
+    for tid, top in frames.items():
+        if tid == me:
+            continue
+        step = _outermost_step(top)
+        if step is None:
+            continue
+        try:
+            cpu = _thread_clock(natives.get(tid))()
+        except OSError:  # the thread ended since
+            continue
+        prev = seen.get(tid)
+        if prev is None or prev[0] is not step:
+            now[tid] = (step, cpu, False)
+            continue
+        _, start, fired = prev
+        if not fired and cpu - start > _per_thread.get(tid, _default):
+            fired = _fire(tid, step)
+        now[tid] = (step, start, fired)
+    del frames
+    return now
+
+
+def _fire(tid: int, step: FrameType) -> bool:
+    """Raise StepTimeExceeded in thread tid if it still runs that step."""
+    if _outermost_step(sys._current_frames().get(tid)) is not step:
+        return False
+    n = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
+    return bool(n)

@@ -1,11 +1,14 @@
-"""A runaway step under the adapters (engine/watchdog.py): the game ends with its run-time error of class
+"""A runaway step under the Python API and the adapters (engine/watchdog.py): the game ends with its run-time error of class
 `limit`, worth 0 to every seat, as any run-time error; no exception reaches the learning code."""
 from __future__ import annotations
 
 import pytest
 
+import recycle
 from recycle.engine import watchdog
+from recycle.errors import UsageError
 from recycle.integrations.core import RecycleSession
+from recycle.players.random_player import RandomPlayer
 from support.games import CHOOSE_RUNAWAY
 
 LIMIT = 0.3
@@ -44,3 +47,34 @@ def test_pettingzoo_terminates_the_episode(game_file):
         watchdog.set_max_step_time(old)
     assert all(e.terminations.values())
     assert e.rewards == {a: 0.0 for a in e.possible_agents}
+
+
+def test_the_api_takes_a_limit_per_game(game_file):
+    game = recycle.load(game_file)
+
+    class First:
+        def start(self, game, seat, seed):
+            pass
+
+        def choose(self, state):
+            return 0  # the option that runs away
+
+    res = game.play([First(), First()], seed=1, max_step_time=LIMIT)
+    assert res.outcome == "error" and res.error is not None and res.error.cls == "limit"
+    assert f"more than {LIMIT:g} s of CPU time" in res.error.message
+    state = game.start(seed=1, max_step_time=LIMIT)
+    other = state.clone()
+    state.apply(0)
+    assert state.is_over and state.result().error.cls == "limit"
+    other.apply(1)
+    assert other.is_over and other.result().outcome == "completed"
+    assert watchdog.max_step_time() == watchdog.DEFAULT_MAX_STEP_TIME
+
+
+@pytest.mark.parametrize("bad", [0, -2.5, float("nan"), float("inf"), 10**6])
+def test_the_api_refuses_a_bad_limit_in_one_line(game_file, bad):
+    game = recycle.load(game_file)
+    with pytest.raises(UsageError, match="max_step_time"):
+        game.start(seed=1, max_step_time=bad)
+    with pytest.raises(UsageError, match="max_step_time"):
+        game.play([RandomPlayer()] * 2, seed=1, max_step_time=bad)

@@ -10,8 +10,9 @@ the thread's CPU clock when it first saw it; if the same frame is still running 
 the limit of that thread's CPU time, it raises StepTimeExceeded in that thread
 (`PyThreadState_SetAsyncExc`), which `Program.run` turns into the game's run-time error of class
 `limit`.  The hot path does no work at all for it: the cost is one stack walk per thread every
-POLL seconds, and one check per game (`ensure`) that this process has its watchdog (threads do
-not survive `fork`: a forked worker starts its own at its first game).
+POLL seconds, and one check of a flag per game (`ensure`) that this process has its watchdog
+(threads do not survive `fork`: the flag is cleared in a forked child, which starts its own at its
+first game).
 
 CPU time, not wall time: a person thinking, a slow disk or a loaded machine never trips it.  The
 thread clocks are Linux's (a thread's CPU clock from its kernel id, so a thread that has just
@@ -61,7 +62,7 @@ class StepTimeExceeded(BaseException):
 _codes: set[CodeType] = set()  # the code objects of the watched step functions
 _default = DEFAULT_MAX_STEP_TIME  # the limit of threads without their own (set_max_step_time)
 _per_thread: dict[int, float] = {}  # thread ident -> its own limit (step_time_limit)
-_started_in: list[int] = []  # the pid whose watchdog runs (threads do not survive fork)
+_running = [False]  # this process's watchdog runs (cleared in a forked child: threads do not survive fork)
 _lock = threading.Lock()
 
 
@@ -121,15 +122,18 @@ def message(limit: float) -> str:
 
 def ensure() -> None:
     """Start this process's watchdog unless it runs (called once per game, never per decision)."""
-    if _started_in and _started_in[0] == os.getpid():
+    if _running[0]:
         return
     with _lock:
-        pid = os.getpid()
-        if _started_in and _started_in[0] == pid:
-            return
-        t = threading.Thread(target=_loop, name="recycle-watchdog", daemon=True)
-        t.start()
-        _started_in[:] = [pid]
+        if not _running[0]:
+            threading.Thread(target=_loop, name="recycle-watchdog", daemon=True).start()
+            _running[0] = True
+
+
+def _forked() -> None:
+    global _lock
+    _running[0] = False
+    _lock = threading.Lock()  # another thread of the parent may have held it at the fork
 
 
 def _thread_clock(native_id: int | None) -> Callable[[], float]:
@@ -196,3 +200,7 @@ def _fire(tid: int, step: FrameType) -> bool:
         return False
     n = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
     return bool(n)
+
+
+if hasattr(os, "register_at_fork"):  # (POSIX; without fork there is nothing to forget)
+    os.register_at_fork(after_in_child=_forked)  # the child starts its own watchdog at its first game

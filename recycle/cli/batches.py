@@ -237,12 +237,14 @@ def run_identity(command: str, sess: GameSession, spec: BatchSpec, n: int) -> di
              "lineup": list(spec.lineup), "seed": spec.seed, "games": n, "max_decisions": spec.max_decisions,
              "max_idle_steps": spec.max_idle_steps, "transcripts": spec.transcript_level, "rotate": spec.rotate,
              "ai_budget": spec.ai_budget, "estimates": spec.estimates, "max_options": spec.max_options}
+    if spec.max_step_time is not None:  # (only then: the runs of earlier versions resume as they did)
+        ident["max_step_time"] = spec.max_step_time
     return json.loads(json.dumps(ident))
 
 
 WHAT = {"game_sha256": "game file (its SHA-256 differs)", "params": "--param", "lineup": "--players",
         "seed": "--seed", "games": "-n", "max_decisions": "--max-decisions", "max_idle_steps": "--max-steps",
-        "max_options": "--max-options",
+        "max_options": "--max-options", "max_step_time": "--max-step-time",
         "transcripts": "--transcripts", "rotate": "--rotate", "ai_budget": "--ai-budget", "estimates": "player kinds",
         "ai": "--ai",
         "game": "game", "shard": "--shard"}
@@ -250,7 +252,9 @@ WHAT = {"game_sha256": "game file (its SHA-256 differs)", "params": "--param", "
 
 def check_identity(out: Path, state: dict, ident: dict) -> None:
     old = state.get("identity", {})
-    for key, value in ident.items():
+    # a key written only when its option is given (max_step_time) is compared when either run has it
+    optional = {k: None for k in ("max_step_time",) if k in old and k not in ident}
+    for key, value in {**ident, **optional}.items():
         if old.get(key) != value:
             shown = "" if key == "game_sha256" else f": {old.get(key)!r} there, {value!r} here"
             raise UsageError(f"--resume: the interrupted run in {out}/ was made with a different {WHAT.get(key, key)}"

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import attrs
 
+from ..engine.watchdog import DEFAULT_MAX_STEP_TIME, max_step_time
 from ..errors import UsageError
 from ..version import __version__
 from . import batch
@@ -233,8 +234,10 @@ class Tournament:
         return schedule(self.players, self.seats, self.games)
 
     def spec(self) -> BatchSpec:
+        step_time = max_step_time()  # the command's --max-step-time, carried to workers that are not forked (Ray's)
         return BatchSpec(self.game_path, dict(self.params), tuple(self.players), self.seed, self.max_decisions,
-                         self.max_steps, "none", ai_budget=self.ai_budget, move_time=self.move_time)
+                         self.max_steps, "none", ai_budget=self.ai_budget, move_time=self.move_time,
+                         max_step_time=None if step_time == DEFAULT_MAX_STEP_TIME else step_time)
 
 
 def run_tournament(sess: GameSession, t: Tournament, out: Path | None, jobs: int = 1, resume: bool = False,

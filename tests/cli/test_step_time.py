@@ -6,15 +6,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import signal
 import sys
 
 import pytest
 
 from recycle.cli import main
 from recycle.engine import watchdog
+from recycle.run import batch
+from support import REPO
 from support.games import CHOOSE_RUNAWAY, runaway_game
 
 LIMIT = "0.3"
+DEAL_N = str(REPO / "tests" / "fixtures" / "games" / "deal_n.gdl")
 STOPPED = f"the rules ran for more than {LIMIT} s of CPU time"
 
 
@@ -101,3 +106,34 @@ def test_a_bad_limit_is_refused_in_one_line(capsys, choose_runaway, command, bad
     _out, err = capsys.readouterr()
     assert code == 2
     assert "--max-step-time" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_tournament_goes_on_past_runaway_games(capsys, choose_runaway):
+    code = main(["tournament", str(choose_runaway), "--players", "R,F", "-n", "2", "--seed", "4", "--ai-budget", "1",
+                 "--jobs", "2", "--max-step-time", LIMIT, "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err
+    assert code in (0, 1), err
+    standings = json.loads(out)["standings"]
+    assert sorted(r["player"] for r in standings) == ["F", "R"]
+
+
+def test_resume_needs_the_same_step_time_limit(capsys, monkeypatch, tmp_path):
+    out = tmp_path / "out"
+    real = batch.play_run
+
+    def interrupted(sess, spec, r):  # SIGINT while run 2 is played: the first two games are kept
+        if r == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(sess, spec, r)
+
+    monkeypatch.setattr(batch, "play_run", interrupted)
+    argv = ["run", DEAL_N, "-n", "6", "--seed", "1", "--out", str(out), "-q"]
+    assert main([*argv, "--max-step-time", LIMIT]) == 130
+    monkeypatch.undo()
+    capsys.readouterr()
+    for other in ([], ["--max-step-time", "0.5"]):
+        assert main([*argv, *other, "--resume"]) == 2
+        err = capsys.readouterr().err
+        assert "different --max-step-time" in err and "Traceback" not in err
+    assert main([*argv, "--max-step-time", LIMIT, "--resume"]) == 0

@@ -77,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except watchdog.StepTimeExceeded:
+        # the watchdog's exception arrives inside a step, where Program.run makes it the game's error; only
+        # a step ending in the microseconds between its last look and its raise lets it arrive here
+        print(f"error: {watchdog.message(watchdog.max_step_time())}", file=sys.stderr)
+        return EXIT_FAIL
     except BrokenPipeError:
         _drop_stdout()
         return EXIT_PIPE

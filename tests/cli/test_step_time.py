@@ -137,3 +137,14 @@ def test_resume_needs_the_same_step_time_limit(capsys, monkeypatch, tmp_path):
         err = capsys.readouterr().err
         assert "different --max-step-time" in err and "Traceback" not in err
     assert main([*argv, "--max-step-time", LIMIT, "--resume"]) == 0
+
+
+def test_the_watchdogs_exception_outside_a_step_is_one_line(capsys, monkeypatch, choose_runaway):
+    # the rare race: a step ends just as the watchdog raises; the command still says it in one line
+    def late(args):
+        raise watchdog.StepTimeExceeded
+
+    monkeypatch.setattr("recycle.cli.run.cmd_run", late)
+    code = main(["run", str(choose_runaway), "-n", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("error: the rules ran for more than") and len(err.splitlines()) == 1

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..analysis.tally import RunTally
-from ..errors import UsageError
+from ..errors import UsageError, cut_text
 from ..run.output import OutFolder, OutputError
 from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, is_count, journal_records, transcript_name
 from . import stats
@@ -65,14 +65,10 @@ def _shard_doc(d: Path) -> dict:
         for key in where.split("."):
             value = value.get(key) if isinstance(value, dict) else None
         if not ok(value):
-            raise UsageError(f"{d}/summary.json: damaged ({where} is {_brief(value)}): not as `recycle {command} "
-                             "--shard` wrote it")
+            shown = cut_text(json.dumps(value), 40)
+            raise UsageError(f"{d}/summary.json: damaged ({where} is {shown}): not as `recycle {command} --shard` "
+                             "wrote it")
     return doc
-
-
-def _brief(v: object) -> str:
-    text = json.dumps(v)
-    return text if len(text) <= 40 else text[:40] + "…"
 
 
 # What merging reads of each shard's summary.json, and what a shard writes there: a folder edited by hand

@@ -20,9 +20,9 @@ from typing import TextIO
 from ..compiler.items import SampledOptions
 from ..engine.play import samples_atomic
 from ..engine.state import KIND_WORDS
-from ..errors import UsageError
+from ..errors import UsageError, cut_text
 from .base import Player
-from .stepwise import ListedSteps, StepMenu, WalkedSteps, needs_steps
+from .stepwise import REPLY_CHARS, ListedSteps, StepMenu, WalkedSteps, needs_steps
 
 KIND_IDS = {w: k for k, w in enumerate(KIND_WORDS)}
 # The longest reply read at once; a longer line is refused as a whole.
@@ -176,13 +176,14 @@ class HumanPlayer(Player):
             text = self._read(f"p{seat + 1}, choose 1-{len(opts)} (q to quit): ")
             if text is None:
                 continue
+            shown, ask = cut_text(text, REPLY_CHARS), f"type a number from 1 to {len(opts)}, or q to quit"
             try:
                 k = int(text)
             except ValueError:
-                self._print(f"  {_cut(text)!r} is not a number: type a number from 1 to {len(opts)}, or q to quit")
+                self._print(f"  {shown!r} is not a number: {ask}")
                 continue
             if not 1 <= k <= len(opts):
-                self._print(f"  there is no option {_cut(text)}: type a number from 1 to {len(opts)}, or q to quit")
+                self._print(f"  there is no option {shown}: {ask}")
                 continue
             return k - 1
 
@@ -228,11 +229,6 @@ class HumanPlayer(Player):
         if text.lower() in ("q", "quit", "exit"):
             raise HumanQuit("you quit: game abandoned")
         return text or None
-
-
-def _cut(text: str, limit: int = 40) -> str:
-    """A reply quoted back, cut short (a huge number or a pasted page stays one line)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Narrated(Player):

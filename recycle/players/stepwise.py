@@ -42,10 +42,13 @@ from ..compiler.options import BRANCHES_PER_OPTION, _EnumerationBudget, _OptionL
 from ..compiler.walks import ATOMIC_MAX_PASSES
 from ..engine.stack import with_room
 from ..engine.state import ADV, DCL, FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, Option
-from ..errors import GameRuntimeError
+from ..errors import GameRuntimeError, cut_text
 
 # The most choices one prompt lists: more are grouped (by card and source), else shown a page at a time.
 SCREEN = 20
+# A reply quoted back to the human is cut to this many characters (a huge number or a pasted page stays
+# one line); human.py quotes its replies the same way.
+REPLY_CHARS = 40
 
 # The ops that are actions a player sees (engine.describe): a step is one of them.  The others
 # (bookkeeping of virtual piles, cycles pushed and popped inside a block, attribute overrides)
@@ -478,12 +481,12 @@ class StepMenu:
             try:
                 k = int(reply)
             except ValueError:
-                self.say(f"  {_cut(reply)!r} is not understood: {self._help(len(lines), ends)}")
+                self.say(f"  {cut_text(reply, REPLY_CHARS)!r} is not understood: {self._help(len(lines), ends)}")
                 continue
             if k == 0 and ends:
                 return self.source.option(prefix)
             if not 1 <= k <= len(lines):
-                self.say(f"  there is no choice {_cut(reply)}: {self._help(len(lines), ends)}")
+                self.say(f"  there is no choice {cut_text(reply, REPLY_CHARS)}: {self._help(len(lines), ends)}")
                 continue
             what, arg = lines[k - 1][1]
             if what == "group":
@@ -510,5 +513,3 @@ class StepMenu:
                 + ", u to undo, /text to filter, n or p to turn pages, or q to quit")
 
 
-def _cut(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

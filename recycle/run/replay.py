@@ -11,7 +11,7 @@ from pathlib import Path
 import attrs
 
 from ..engine.watchdog import check_seconds, step_time_limit
-from ..errors import Diagnostic, LoadError, RecycleError, UsageError
+from ..errors import Diagnostic, LoadError, RecycleError, UsageError, cut_text
 from ..lang import SourceFile, library
 from ..players.stepwise import rebuild
 from .session import GameSession
@@ -62,8 +62,7 @@ class _SeatScript:
 
 def _cut(v, limit: int = 300) -> str:
     """A value for a message: printable and at most `limit` characters."""
-    text = printable(v if isinstance(v, str) else str(v))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut_text(printable(v if isinstance(v, str) else str(v)), limit)
 
 
 class ReplayMismatch(RecycleError):

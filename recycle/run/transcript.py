@@ -7,7 +7,7 @@ import stat
 from pathlib import Path
 from typing import TypeGuard
 
-from ..errors import UsageError
+from ..errors import UsageError, cut_text
 
 
 def dumps(obj) -> str:
@@ -90,8 +90,7 @@ def _line_problem(obj: dict) -> str | None:
 
 def _short(v) -> str:
     """A value from a file, quoted and cut short for a message."""
-    text = printable(repr(v))
-    return text if len(text) <= 40 else text[:39] + "…"
+    return cut_text(printable(repr(v)), 40)
 
 
 def printable(text: str) -> str:

@@ -173,7 +173,8 @@ def edited(shard: Path, to: Path, change) -> Path:
     (lambda d: d["shard"].pop("of"), "shard.of is null"),
     (lambda d: d["shard"].update(runs=[26, 13]), "shard.runs is [26, 13]"),
     (lambda d: d.update(interpreter="9.9"), "different versions of recycle ('0.1.0' and '9.9')"),
-], ids=["no-summary", "version", "players", "wall_s", "of", "runs", "interpreter"])
+    (lambda d: d.update(players="x" * 500), 'players is "xxx'),
+], ids=["no-summary", "version", "players", "wall_s", "of", "runs", "interpreter", "long"])
 def test_merge_refuses_a_shard_summary_edited_by_hand(shards, tmp_path, capsys, change, message):
     """Each field merge reads is checked first: one line naming it, never a KeyError or TypeError."""
     _, dirs = shards
@@ -182,6 +183,7 @@ def test_merge_refuses_a_shard_summary_edited_by_hand(shards, tmp_path, capsys, 
     assert main(["merge", str(tmp_path / "m"), str(dirs[0]), str(bad), str(dirs[2])]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert len(err) < 300  # a long value is cut short
     assert not (tmp_path / "m").exists()
 
 

@@ -182,3 +182,15 @@ def test_a_closed_stdin_quits_cleanly(prog, monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     with pytest.raises(HumanQuit, match="stdin is closed"):
         play_game(prog, 4, [HumanPlayer(None, io.StringIO()), registry.make("R")])
+
+
+def test_a_reply_quoted_back_is_printable_and_cut_short(prog):
+    # A pasted terminal escape or a page of text comes back as one short, harmless line.
+    out = io.StringIO()
+    reply = "\x1b[2J" + "x" * 500
+    h = HumanPlayer(io.StringIO(f"{reply}\n2\n"), out)
+    play_game(prog, 4, [h, registry.make("R")])
+    line = next(ln for ln in out.getvalue().splitlines() if "is not a number" in ln)
+    assert "\x1b" not in line and "\ufffd[2J" in line
+    quoted = line.split("'")[1]
+    assert len(quoted) == 40 and quoted.endswith("…")

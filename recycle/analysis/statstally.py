@@ -68,13 +68,14 @@ class ScoreSeries:
     """The scores of one seat or one player kind over the used runs: their distribution, and per run their
     total (a float, in run order) and, for a kind, how many seats it had."""
 
-    __slots__ = ("big", "counts", "dist", "runs", "totals")
+    __slots__ = ("big", "counts", "dist", "overflow", "runs", "totals")
 
     def __init__(self, counted: bool, runs_before: int = 0) -> None:
         self.dist = Distribution()
         self.totals = array("d", bytes(8 * runs_before))
         self.counts: array | None = array("H", bytes(2 * runs_before)) if counted else None
         self.big = False  # a run's total past 1e300: no bootstrap interval
+        self.overflow = False  # a run's total past a float's range: no plot of the scores
         self.runs = runs_before
 
     def add_run(self, scores: Sequence) -> None:
@@ -85,7 +86,8 @@ class ScoreSeries:
             self.big = True
         try:
             self.totals.append(float(total))
-        except OverflowError:  # past a float's range: never read (big)
+        except OverflowError:  # past a float's range: never read (big, overflow)
+            self.overflow = True
             self.totals.append(0.0)
         if self.counts is not None:
             self.counts.append(len(scores))

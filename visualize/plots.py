@@ -33,7 +33,7 @@ from matplotlib.patches import Patch
 
 from recycle.analysis.stats import wilson
 from recycle.analysis.statstally import StatsTally
-from recycle.analysis.summary import kernel_smooth
+from recycle.analysis.summary import kernel_smooth, smooth_groups
 from recycle.engine.algorithms import derive
 
 __all__ = [
@@ -127,33 +127,91 @@ def smoother(k: npt.ArrayLike, b: npt.ArrayLike, max_l: int, points: int = 200):
     return grid, yhat, se
 
 
+# Points are read from the tally this many at a time: besides the points the figure draws (two 8-byte
+# floats each), the branching plot holds only a chunk's worth of work arrays.
+CHUNK = 1 << 16
+
+
+class _Points:
+    """The branching plot's points read from a tally chunk by chunk, in run order: each point's decision
+    index k (its place in its run), its branching b (log10 when `estimated`) and its deciding seat."""
+
+    def __init__(self, t: StatsTally, estimated: bool) -> None:
+        self.n = len(t.point_b)
+        self.b = np.frombuffer(t.point_b, dtype=np.uint16 if t.point_b.typecode == "H" else float)
+        self.seat = np.frombuffer(t.point_seat, dtype=np.uint8 if t.point_seat.typecode == "B" else np.uint32)
+        rows = np.frombuffer(t.rows, dtype=np.uint32).astype(np.int64)
+        self.ends = np.cumsum(rows)
+        self.starts = self.ends - rows
+        self.estimated = estimated
+
+    def chunks(self):
+        for lo in range(0, self.n, CHUNK):
+            hi = min(self.n, lo + CHUNK)
+            pos = np.arange(lo, hi)
+            k = pos - self.starts[np.searchsorted(self.ends, pos, side="right")] + 1
+            b = self.b[lo:hi].astype(float)
+            yield k, (np.log10(np.maximum(b, 1.0)) if self.estimated else b), self.seat[lo:hi]
+
+
+def _branching_points(t: StatsTally, seed: int, estimated: bool):
+    """Per seat the x and y of its points as drawn (jittered), and the smoother's groups by decision index
+    (np.add.at adds in point order, as the np.bincount of kernel_smooth does): what branching_figure
+    computed from arrays of every point, without them."""
+    pts = _Points(t, estimated)
+    counts = np.bincount(pts.seat)
+    seats = [int(s) for s in np.flatnonzero(counts)]
+    xs = {s: np.empty(counts[s]) for s in seats}
+    ys = {s: np.empty(counts[s]) for s in seats}
+    filled = dict.fromkeys(seats, 0)
+    top = t.max_index
+    n, total, m2 = np.zeros(top), np.zeros(top), np.zeros(top)
+    # x offsets of every point come first in the plot's stream, then y offsets: two streams, the second
+    # started past the first's pts.n draws (one 64-bit draw each)
+    rng_x = np.random.Generator(np.random.PCG64(derive(seed, "plot", "branching")))  # = default_rng(seed)
+    stream_y = np.random.PCG64(derive(seed, "plot", "branching"))
+    stream_y.advance(pts.n)
+    rng_y = np.random.Generator(stream_y)
+    b_max = -np.inf
+    for k, b, seat in pts.chunks():
+        jx = rng_x.uniform(-0.4, 0.4, len(k))
+        jy = rng_y.uniform(-0.4, 0.4, len(k)) * (0.1 if estimated else 1.0)
+        kf = k.astype(float)
+        for s in seats:
+            m = seat == s
+            i, j = filled[s], filled[s] + int(m.sum())
+            xs[s][i:j] = kf[m] + jx[m]
+            ys[s][i:j] = b[m] + jy[m]
+            filled[s] = j
+        n += np.bincount(k - 1, minlength=top)
+        np.add.at(total, k - 1, b)
+        b_max = max(b_max, float(b.max()))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+    for k, b, _seat in pts.chunks():
+        np.add.at(m2, k - 1, (b - mean[k - 1]) ** 2)
+    keys = np.arange(1, top + 1, dtype=float)  # every index up to the longest game has points
+    return xs, ys, (keys, n, total, m2), b_max
+
+
 def branching_figure(data, *, game: str, seed: int) -> Figure:
     """Jittered (decision index, branching) points by deciding seat, with the kernel smoother and band."""
     t = as_tally(data)
     # a sampled decision (language §15.4) counts by its estimated number of paths, drawn on a log scale
     estimated = t.sampled > 0
-    # the tally keeps each point in 3 bytes (branching, seat) and each run's number of points; the
-    # decision index k of a point is its place in its run
-    rows = np.frombuffer(t.rows, dtype=np.uint32) if len(t.rows) else np.zeros(0, dtype=np.uint32)
     if not len(t.point_b):
         raise NoPlotData("no decision points in the used runs")
-    b = np.array(t.point_b, dtype=float)
-    k = (np.arange(len(b)) - np.repeat(np.cumsum(rows) - rows, rows) + 1).astype(float)
-    seat = np.frombuffer(t.point_seat, dtype=np.uint8 if t.point_seat.typecode == "B" else np.uint32)
+    xs, ys, groups, b_max = _branching_points(t, seed, estimated)
+    n_points = len(t.point_b)
     used = range(t.length_runs)
-    if estimated:
-        b = np.log10(np.maximum(b, 1.0))
-    n_points = len(k)
-    rng = np.random.default_rng(derive(seed, "plot", "branching"))
-    jx = rng.uniform(-0.4, 0.4, n_points)
-    jy = rng.uniform(-0.4, 0.4, n_points) * (0.1 if estimated else 1.0)
     fig, (ax,) = _figure()
-    for s in (int(x) for x in np.unique(seat)):
-        m = seat == s
-        ax.plot(k[m] + jx[m], b[m] + jy[m], linestyle="none", marker="o", markersize=2, alpha=0.9,
+    for s in xs:
+        ax.plot(xs[s], ys[s], linestyle="none", marker="o", markersize=2, alpha=0.9,
                 markeredgewidth=0, color=seat_color(s), label=seat_label(s), rasterized=n_points > RASTER_POINTS)
-    max_l = int(k.max())
-    grid, yhat, se = smoother(k, b, max_l)
+    max_l = t.max_index
+    grid = np.linspace(1, max_l, 200)
+    keys, n, total, m2 = groups
+    yhat, se = smooth_groups(keys, n, total, m2, grid, max(1.0, 0.06 * max_l))
     ax.fill_between(grid, yhat - 1.96 * se, yhat + 1.96 * se, color="grey", alpha=0.3, linewidth=0,
                     label="\u00b11.96 SE band", zorder=3)
     # a thin white halo keeps the line readable over dense points
@@ -162,7 +220,7 @@ def branching_figure(data, *, game: str, seed: int) -> Figure:
     ax.set_title(plain_text(game))
     ax.set_xlabel("Decision Point")
     ax.set_ylabel("log10 Branching Factor (estimated where sampled)" if estimated else "Branching Factor")
-    ax.set_ylim(bottom=0, top=max(1.0, float(b.max()) + 0.5) * 1.04)
+    ax.set_ylim(bottom=0, top=max(1.0, b_max + 0.5) * 1.04)
     ax.set_xlim(0, max_l + 1)
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), markerscale=3, fontsize=8,

@@ -192,13 +192,21 @@ def kernel_smooth(k: npt.ArrayLike, b: npt.ArrayLike, grid: npt.ArrayLike, h: fl
     squared deviations (computed about m, so nothing cancels)."""
     ka = np.asarray(k, dtype=float)
     ba = np.asarray(b, dtype=float)
-    x = np.asarray(grid, dtype=float)
     keys, group = np.unique(ka, return_inverse=True)
     n = np.bincount(group, minlength=len(keys)).astype(float)
     total = np.bincount(group, weights=ba, minlength=len(keys))
     with np.errstate(invalid="ignore", divide="ignore"):
         m = total / n
         m2 = np.bincount(group, weights=(ba - m[group]) ** 2, minlength=len(keys))
+    return smooth_groups(keys, n, total, m2, grid, h)
+
+
+def smooth_groups(keys, n, total, m2, grid: npt.ArrayLike, h: float):
+    """kernel_smooth from the points grouped by k: the distinct k (`keys`, sorted) and for each its number
+    of points, their sum (added in point order) and their sum of squared deviations from their mean."""
+    x = np.asarray(grid, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = total / n
         w = np.exp(-0.5 * ((keys[None, :] - x[:, None]) / h) ** 2)
         sw = w @ n
         yhat = (w @ total) / sw

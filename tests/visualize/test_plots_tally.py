@@ -1,7 +1,8 @@
 """The plots drawn from a StatsTally (what `recycle stats` keeps of its games) are those drawn from the list of
 records (support/plots_oracle.py, the reading of the records before the tally), byte for byte in PNG and SVG:
 played batches (errors, games stopped at a limit, sampled branching estimates drawn on a log scale, a
-rotated lineup of two kinds) and more points than an SVG draws one by one (RASTER_POINTS)."""
+rotated lineup of two kinds) and more points than an SVG draws one by one (RASTER_POINTS), read from the
+tally in small chunks."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,7 +33,9 @@ BATCHES = [
 @pytest.mark.parametrize(("game", "n", "limit", "lineup", "rotate"), BATCHES,
                          ids=["risky", "block_rummy_limit", "rummykruss_sampled", "deal_n_rotated", "high_card_many"])
 @pytest.mark.parametrize("include_limited", [False, True])
-def test_plots_of_the_tally_are_those_of_the_records(game, n, limit, lineup, rotate, include_limited, tmp_path):
+def test_plots_of_the_tally_are_those_of_the_records(game, n, limit, lineup, rotate, include_limited, tmp_path,
+                                                     monkeypatch):
+    monkeypatch.setattr(plots, "CHUNK", 37)  # the points are read in many chunks, cut inside games
     sess = GameSession.open(game, {})
     players = sess.n_players
     spec = BatchSpec(str(game), {}, tuple(lineup or "R" * players), 3, max_decisions=limit, rotate=rotate)

@@ -218,30 +218,43 @@ class StatsTally:
         self.moves += r.moves
         bs = branching_values(r)
         self.sampled += len(r.sampled)
-        for _p, b, _c in r.decision_rows:
-            self.listed_sum += b
-            if self.listed_max is None or b > self.listed_max:
-                self.listed_max = b
-        self.listed_n += len(r.decision_rows)
+        listed = [b for _p, b, _c in r.decision_rows]
+        if listed:
+            self.listed_sum += sum(listed)
+            top = max(listed)
+            if self.listed_max is None or top > self.listed_max:
+                self.listed_max = top
+        self.listed_n += len(listed)
         while len(self.by_index) < len(bs):
             self.by_index.append(Distribution())
-        for k, x in enumerate(bs):
-            self.pooled.add(x)
-            self.by_index[k].add(x)
-            if x == 1:
-                self.forced_points += 1
+        if r.sampled:  # estimates: an int and a float may be equal, and the last of equal maxima is kept
+            for k, x in enumerate(bs):
+                self.pooled.add(x)
+                self.by_index[k].add(x)
+        elif bs:  # whole numbers (the faster way, for the long games): equal ones are alike, but one may
+            # equal a float estimate of an earlier game, which it then follows in the sorted values
+            self.pooled.counts.update(bs)
+            top = max(bs)
+            if self.pooled.top is None or top >= self.pooled.top:
+                self.pooled.top = top
+            for d, x in zip(self.by_index, bs, strict=False):  # (by_index may be longer)
+                d.counts[x] += 1
+                if d.top is None or x >= d.top:
+                    d.top = x
+        self.forced_points += bs.count(1)
         if bs:
             self.run_means.append(sum(bs) / len(bs))
-            if all(x >= 1 for x in bs):
-                self.trees.append(sum(math.log10(x) for x in bs))
+            if min(bs) >= 1:
+                self.trees.append(sum(map(math.log10, bs)))
         if len(bs) >= 2:
             self.slopes.append(slope(bs))
         self.max_index = max(self.max_index, len(bs))
         self.rows.append(len(bs))
-        self._add_points(bs, [p for p, _b, _c in r.decision_rows])
+        self._add_points(bs, [p for p, _b, _c in r.decision_rows], not r.sampled)
 
-    def _add_points(self, bs: list, seats: list[int]) -> None:
-        if self.point_b.typecode == "H" and not all(type(x) is int and 0 <= x <= SMALL for x in bs):
+    def _add_points(self, bs: list, seats: list[int], whole: bool) -> None:
+        if self.point_b.typecode == "H" and bs and not (whole and min(bs) >= 0 and max(bs) <= SMALL) and not all(
+                type(x) is int and 0 <= x <= SMALL for x in bs):
             self.point_b = array("d", self.point_b)
         self.point_b.extend(bs if self.point_b.typecode == "H" else map(float, bs))
         self.point_seat.extend(seats)

@@ -103,6 +103,9 @@ def test_hand_made_batches_are_the_plain_computation():
              rec(2, [2, 2], rows=((0, 3, 0),), sampled=[[0, 3.0]]),
              rec(3, None, "error"), rec(4, [0, 0], "decision_limit")]
     assert_same(mixed, 2, lineup="RR")
+    # a listed 3 after an estimated 3.0: the sorted values end with the int, in the pool and at index 1
+    assert_same([rec(0, [1, 2], rows=((0, 3, 0),), sampled=[[0, 3.0]]), rec(1, [2, 1], rows=((1, 3, 0),))], 2,
+                lineup="RR")
     assert_same(mixed, 2, lineup="RR", include_limited=True)
     # a kind that appears only from the third run, and float scores
     late = [rec(0, [1.5, 2]), rec(1, [2, 1]), rec(2, [1, 2.25], lineup="AR"), rec(3, [3, 1], lineup="RA")]

@@ -123,3 +123,14 @@ def test_a_stats_shard_table_without_its_header_line_is_refused(shards, tmp_path
     assert main(["merge", str(out), str(dirs[0]), str(bad), str(dirs[2])]) == 2
     assert f"{bad}/decisions.csv: damaged (not even a header line)" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["games.csv"]  # the tables before it; no temporary file
+
+
+def test_stats_with_two_workers_writes_the_folder_of_one(shards, tmp_path):
+    """Games played by two worker processes reach the tally in run order: every file is the same."""
+    whole, _ = shards
+    out = tmp_path / "jobs2"
+    assert stats(out, "--jobs", "2") == 0
+    want, got = folder_files(whole), folder_files(out)
+    assert sorted(got) == sorted(want)
+    for name in want:
+        assert got[name] == want[name], name

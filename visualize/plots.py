@@ -8,6 +8,10 @@ directly (no pyplot, no global backend switch), so this module is safe to import
 
     files, notes = write_plots(records, out, game="Hearts4", players=4, seed=42)
 
+Each takes the batch as its list of records or as the `StatsTally` `recycle stats` adds them to game by
+game (recycle.analysis.statstally: what the plots read of the records, kept without them); both draw the
+same image, byte for byte.
+
 `*_figure` functions build and return a `matplotlib.figure.Figure` (tests inspect it) or
 raise `NoPlotData` with a one-line reason; `save_figure` writes `<name>.png` / `<name>.svg`.
 Jitter uses numpy's default_rng(derive(S, "plot", name)): x offsets for every point in
@@ -17,7 +21,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from itertools import chain
 from pathlib import Path
 
 import matplotlib
@@ -28,11 +31,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from recycle.analysis.runs import branching_values, length_runs, outcome_runs
 from recycle.analysis.stats import wilson
-from recycle.analysis.summary import kernel_smooth
+from recycle.analysis.statstally import StatsTally
+from recycle.analysis.summary import kernel_smooth, smooth_groups
 from recycle.engine.algorithms import derive
-from recycle.errors import InternalError
 
 __all__ = [
     "PLOTS",
@@ -62,6 +64,16 @@ RASTER_POINTS = 5000  # above this many points the SVG embeds them as an image (
 
 class NoPlotData(Exception):
     """The data a plot needs are absent; the message is the one-line note."""
+
+
+def as_tally(data, players: int | None = None, include_limited: bool = False) -> StatsTally:
+    """The tally of a batch given as its records (the players of its lineup unless given), or the tally itself."""
+    if isinstance(data, StatsTally):
+        return data
+    records = list(data)
+    if players is None:
+        players = len(records[0].lineup) if records else 1
+    return StatsTally.of(records, players, include_limited)
 
 
 def plain_text(text: str, limit: int = 120) -> str:
@@ -115,33 +127,91 @@ def smoother(k: npt.ArrayLike, b: npt.ArrayLike, max_l: int, points: int = 200):
     return grid, yhat, se
 
 
-def branching_figure(records, *, game: str, seed: int) -> Figure:
+# Points are read from the tally this many at a time: besides the points the figure draws (two 8-byte
+# floats each), the branching plot holds only a chunk's worth of work arrays.
+CHUNK = 1 << 16
+
+
+class _Points:
+    """The branching plot's points read from a tally chunk by chunk, in run order: each point's decision
+    index k (its place in its run), its branching b (log10 when `estimated`) and its deciding seat."""
+
+    def __init__(self, t: StatsTally, estimated: bool) -> None:
+        self.n = len(t.point_b)
+        self.b = np.frombuffer(t.point_b, dtype=np.uint16 if t.point_b.typecode == "H" else float)
+        self.seat = np.frombuffer(t.point_seat, dtype=np.uint8 if t.point_seat.typecode == "B" else np.uint32)
+        rows = np.frombuffer(t.rows, dtype=np.uint32).astype(np.int64)
+        self.ends = np.cumsum(rows)
+        self.starts = self.ends - rows
+        self.estimated = estimated
+
+    def chunks(self):
+        for lo in range(0, self.n, CHUNK):
+            hi = min(self.n, lo + CHUNK)
+            pos = np.arange(lo, hi)
+            k = pos - self.starts[np.searchsorted(self.ends, pos, side="right")] + 1
+            b = self.b[lo:hi].astype(float)
+            yield k, (np.log10(np.maximum(b, 1.0)) if self.estimated else b), self.seat[lo:hi]
+
+
+def _branching_points(t: StatsTally, seed: int, estimated: bool):
+    """Per seat the x and y of its points as drawn (jittered), and the smoother's groups by decision index
+    (np.add.at adds in point order, as the np.bincount of kernel_smooth does): what branching_figure
+    computed from arrays of every point, without them."""
+    pts = _Points(t, estimated)
+    counts = np.bincount(pts.seat)
+    seats = [int(s) for s in np.flatnonzero(counts)]
+    xs = {s: np.empty(counts[s]) for s in seats}
+    ys = {s: np.empty(counts[s]) for s in seats}
+    filled = dict.fromkeys(seats, 0)
+    top = t.max_index
+    n, total, m2 = np.zeros(top), np.zeros(top), np.zeros(top)
+    # x offsets of every point come first in the plot's stream, then y offsets: two streams, the second
+    # started past the first's pts.n draws (one 64-bit draw each)
+    rng_x = np.random.Generator(np.random.PCG64(derive(seed, "plot", "branching")))  # = default_rng(seed)
+    stream_y = np.random.PCG64(derive(seed, "plot", "branching"))
+    stream_y.advance(pts.n)
+    rng_y = np.random.Generator(stream_y)
+    b_max = -np.inf
+    for k, b, seat in pts.chunks():
+        jx = rng_x.uniform(-0.4, 0.4, len(k))
+        jy = rng_y.uniform(-0.4, 0.4, len(k)) * (0.1 if estimated else 1.0)
+        kf = k.astype(float)
+        for s in seats:
+            m = seat == s
+            i, j = filled[s], filled[s] + int(m.sum())
+            xs[s][i:j] = kf[m] + jx[m]
+            ys[s][i:j] = b[m] + jy[m]
+            filled[s] = j
+        n += np.bincount(k - 1, minlength=top)
+        np.add.at(total, k - 1, b)
+        b_max = max(b_max, float(b.max()))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+    for k, b, _seat in pts.chunks():
+        np.add.at(m2, k - 1, (b - mean[k - 1]) ** 2)
+    keys = np.arange(1, top + 1, dtype=float)  # every index up to the longest game has points
+    return xs, ys, (keys, n, total, m2), b_max
+
+
+def branching_figure(data, *, game: str, seed: int) -> Figure:
     """Jittered (decision index, branching) points by deciding seat, with the kernel smoother and band."""
-    used = length_runs(records)
+    t = as_tally(data)
     # a sampled decision (language §15.4) counts by its estimated number of paths, drawn on a log scale
-    estimated = any(r.sampled for r in used)
-    # straight into arrays, in run order: a list of point tuples took ~120 bytes a point (5 million
-    # points in a 100,000-game Hearts batch)
-    k = np.fromiter(chain.from_iterable(range(1, len(r.decision_rows) + 1) for r in used), dtype=float)
-    b = np.fromiter(chain.from_iterable(branching_values(r) for r in used), dtype=float)
-    seat = np.fromiter((p for r in used for p, _b, _c in r.decision_rows), dtype=int)
-    if not len(k):
+    estimated = t.sampled > 0
+    if not len(t.point_b):
         raise NoPlotData("no decision points in the used runs")
-    if not len(k) == len(b) == len(seat):
-        raise InternalError("branching plot: a run's branching values and decision rows differ in number")
-    if estimated:
-        b = np.log10(np.maximum(b, 1.0))
-    n_points = len(k)
-    rng = np.random.default_rng(derive(seed, "plot", "branching"))
-    jx = rng.uniform(-0.4, 0.4, n_points)
-    jy = rng.uniform(-0.4, 0.4, n_points) * (0.1 if estimated else 1.0)
+    xs, ys, groups, b_max = _branching_points(t, seed, estimated)
+    n_points = len(t.point_b)
+    used = range(t.length_runs)
     fig, (ax,) = _figure()
-    for s in sorted(set(seat.tolist())):
-        m = seat == s
-        ax.plot(k[m] + jx[m], b[m] + jy[m], linestyle="none", marker="o", markersize=2, alpha=0.9,
+    for s in xs:
+        ax.plot(xs[s], ys[s], linestyle="none", marker="o", markersize=2, alpha=0.9,
                 markeredgewidth=0, color=seat_color(s), label=seat_label(s), rasterized=n_points > RASTER_POINTS)
-    max_l = int(k.max())
-    grid, yhat, se = smoother(k, b, max_l)
+    max_l = t.max_index
+    grid = np.linspace(1, max_l, 200)
+    keys, n, total, m2 = groups
+    yhat, se = smooth_groups(keys, n, total, m2, grid, max(1.0, 0.06 * max_l))
     ax.fill_between(grid, yhat - 1.96 * se, yhat + 1.96 * se, color="grey", alpha=0.3, linewidth=0,
                     label="\u00b11.96 SE band", zorder=3)
     # a thin white halo keeps the line readable over dense points
@@ -150,7 +220,7 @@ def branching_figure(records, *, game: str, seed: int) -> Figure:
     ax.set_title(plain_text(game))
     ax.set_xlabel("Decision Point")
     ax.set_ylabel("log10 Branching Factor (estimated where sampled)" if estimated else "Branching Factor")
-    ax.set_ylim(bottom=0, top=max(1.0, float(b.max()) + 0.5) * 1.04)
+    ax.set_ylim(bottom=0, top=max(1.0, b_max + 0.5) * 1.04)
     ax.set_xlim(0, max_l + 1)
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), markerscale=3, fontsize=8,
@@ -164,19 +234,26 @@ def branching_figure(records, *, game: str, seed: int) -> Figure:
 # ---------------------------------------------------------------- length
 
 
-def length_figure(records, *, game: str) -> Figure:
+def _repeated(counts) -> np.ndarray:
+    """The values counted, each as often as counted, sorted (a histogram does not depend on their order)."""
+    keys = sorted(counts)
+    return np.repeat(np.array(keys, dtype=np.int64), [counts[k] for k in keys])
+
+
+def length_figure(data, *, game: str) -> Figure:
     """Histogram of decisions per game; runs stopped at a limit stacked in grey; dashed mean line."""
-    used = length_runs(records)
+    t = as_tally(data)
+    used = range(t.length_runs)
     if not used:
         raise NoPlotData("no used runs")
-    normal = [r.decisions for r in used if r.end_reason == "normal"]
-    limited = [r.decisions for r in used if r.end_reason != "normal"]
-    allL = normal + limited
-    lo, hi = min(allL), max(allL)
+    normal = _repeated(t.normal_lengths)
+    limited = _repeated(t.limited_lengths)
+    allL = np.concatenate([normal, limited])
+    lo, hi = int(allL.min()), int(allL.max())
     bins = np.arange(lo - 0.5, hi + 1.5, 1.0) if hi <= 100 else 50
     fig, (ax,) = _figure()
     data, colors, labels = [normal], ["steelblue"], [f"ended normally ({len(normal)})"]
-    if limited:
+    if len(limited):
         data.append(limited)
         colors.append("grey")
         labels.append(f"stopped at a limit ({len(limited)})")
@@ -194,13 +271,17 @@ def length_figure(records, *, game: str) -> Figure:
 # ---------------------------------------------------------------- scores
 
 
-def scores_figure(records, *, game: str, players: int, include_limited: bool = False,
+def scores_figure(data, *, game: str, players: int, include_limited: bool = False,
                   direction: str | None = None) -> Figure:
     """One violin per seat with a box plot inside it; y is the final score."""
-    used = outcome_runs(records, include_limited)
+    t = as_tally(data, players, include_limited)
+    used = range(t.used)
     if not used or players < 1:
         raise NoPlotData("no runs with scores")
-    data = [np.array([r.known_scores[s] for r in used], dtype=float) for s in range(players)]
+    if any(t.scores[s].overflow for s in range(players)):
+        raise NoPlotData("scores past a float's range")
+    # each seat's scores as floats in run order (the violins' densities add them up in that order)
+    data = [np.array(t.scores[s].totals, dtype=float) for s in range(players)]
     pos = np.arange(1, players + 1)
     fig, (ax,) = _figure()
     varied = [i for i, d in enumerate(data) if np.ptp(d) > 0]
@@ -234,12 +315,10 @@ def scores_figure(records, *, game: str, players: int, include_limited: bool = F
 # ---------------------------------------------------------------- winrate
 
 
-def _win_table(used, players, groups):
-    """[(label, colour, W, lo, hi)] for (label, colour, [(run, seat)]) groups."""
+def _win_table(groups):
+    """[(label, colour, W, lo, hi)] for (label, colour, wins, games) groups."""
     out = []
-    for label, color, occ in groups:
-        n = len(occ)
-        x = sum(r.known_shares[s] for r, s in occ)
+    for label, color, x, n in groups:
         lo, hi = wilson(x, n)
         out.append((label, color, x / n if n else 0.0, lo, hi))
     return out
@@ -263,27 +342,24 @@ def _bars(ax, rows, players, xlabel, n_games):
     ax.legend(fontsize=8, title=f"{n_games} games", title_fontsize=8, loc="best", framealpha=0.9)
 
 
-def winrate_figure(records, *, game: str, players: int, include_limited: bool = False) -> Figure:
+def winrate_figure(data, *, game: str, players: int, include_limited: bool = False) -> Figure:
     """Bars of win rate per seat with Wilson CIs and a dashed 1/n line; a kind panel when kinds vary."""
-    used = outcome_runs(records, include_limited)
+    t = as_tally(data, players, include_limited)
+    used = range(t.used)
     if players < 2:
         raise NoPlotData("one seat, win rates are not applicable")
     if not used:
         raise NoPlotData("no runs with outcomes")
-    seat_rows = _win_table(used, players, [(seat_label(s), seat_color(s), [(r, s) for r in used])
-                                           for s in range(players)])
-    kinds = sorted({r.lineup[s] for r in used for s in range(players) if s < len(r.lineup)})
-    fixed = all(r.lineup[:players] == used[0].lineup[:players] for r in used)
-    by_kind = len(kinds) > 1 or not fixed
+    seat_rows = _win_table([(seat_label(s), seat_color(s), t.share_sums[s].value, t.used) for s in range(players)])
+    kinds = sorted(t.codes)
+    by_kind = len(kinds) > 1 or not t.fixed_lineup
     fig, axes = _figure(2 if by_kind else 1)
     _bars(axes[0], seat_rows, players, "Seat", len(used))
     axes[0].set_title(plain_text(game))
     if by_kind:
         palette = ("grey", "tab:orange", "tab:purple", "tab:brown", "tab:pink", "tab:olive")
-        kind_rows = _win_table(used, players, [
-            (f"kind {plain_text(k)}", palette[i % len(palette)],
-             [(r, s) for r in used for s in range(players) if s < len(r.lineup) and r.lineup[s] == k])
-            for i, k in enumerate(kinds)])
+        kind_rows = _win_table([(f"kind {plain_text(k)}", palette[i % len(palette)], t.kinds[k].x.value, t.kinds[k].n)
+                                for i, k in enumerate(kinds)])
         _bars(axes[1], kind_rows, players, "Player Kind", len(used))
     return fig
 
@@ -305,17 +381,19 @@ def save_figure(fig: Figure, out_dir: str | Path, name: str, formats: Sequence[s
     return paths
 
 
-def write_plots(records, out_dir: str | Path, *, game: str, players: int, seed: int,
+def write_plots(data, out_dir: str | Path, *, game: str, players: int, seed: int,
                 formats: Sequence[str] = ("png", "svg"), include_limited: bool = False,
                 direction: str | None = None, names: Sequence[str] = PLOTS,
                 print_notes: bool = True) -> tuple[list[Path], list[str]]:
-    """Write the requested plots; a plot without data is skipped with a one-line note (returned and printed)."""
+    """Write the requested plots of a batch (its records, or its StatsTally); a plot without data is skipped
+    with a one-line note (returned and printed)."""
+    t = as_tally(data, players, include_limited)
     builders = {
-        "branching": lambda: branching_figure(records, game=game, seed=seed),
-        "length": lambda: length_figure(records, game=game),
-        "scores": lambda: scores_figure(records, game=game, players=players, include_limited=include_limited,
+        "branching": lambda: branching_figure(t, game=game, seed=seed),
+        "length": lambda: length_figure(t, game=game),
+        "scores": lambda: scores_figure(t, game=game, players=players, include_limited=include_limited,
                                         direction=direction),
-        "winrate": lambda: winrate_figure(records, game=game, players=players, include_limited=include_limited),
+        "winrate": lambda: winrate_figure(t, game=game, players=players, include_limited=include_limited),
     }
     files, notes = [], []
     for name in names:

@@ -22,6 +22,7 @@ from ..run.records import RunRecord
 from ..run.tables import KEY_COLUMNS, write_csv
 from .runs import LIMIT_REASONS, boot_seed, mean_ci, outcome_runs, winners_of
 from .stats import bootstrap_apply, wilson
+from .statstally import StatsTally
 from .summary import num_text
 
 # §4 table: name -> (weight, status when computable, batch it reads)
@@ -66,6 +67,36 @@ def _entry(name, value=None, lo=None, hi=None, n_runs=0, status=None, note=""):
             "n_runs": n_runs, "status": status, "note": note, "batch": batch}
 
 
+@attrs.frozen
+class RandomRuns:
+    """What the heuristics of an all-random batch read of its used runs (analysis.runs.outcome_runs), in run
+    order: the win shares (runs x seats), the decisions of each run, how many runs were tied for first
+    (ties) or did not have exactly one winner (tied), and the decided runs (one winner) and those p1 won."""
+
+    shares: np.ndarray
+    lengths: np.ndarray
+    ties: int
+    tied: int
+    decided: int
+    decided_p1: int
+
+    @classmethod
+    def of(cls, used: Sequence[RunRecord], players: int) -> RandomRuns:
+        winners = [winners_of(r) for r in used]
+        return cls(np.array([r.known_shares[:players] for r in used], dtype=float).reshape(len(used), players),
+                   np.array([r.decisions for r in used], dtype=float),
+                   ties=sum(1 for w in winners if len(w) >= 2), tied=sum(1 for w in winners if len(w) != 1),
+                   decided=sum(1 for w in winners if len(w) == 1), decided_p1=sum(1 for w in winners if w == [0]))
+
+    @classmethod
+    def of_tally(cls, t: StatsTally) -> RandomRuns:
+        shares = np.empty((t.used, t.players))
+        for s, column in enumerate(t.shares):
+            shares[:, s] = np.frombuffer(column, dtype=float)
+        return cls(shares, np.frombuffer(t.used_lengths, dtype=float).copy(), ties=t.ties_first, tied=t.tied,
+                   decided=t.decided, decided_p1=t.decided_p1)
+
+
 def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shuffle_and_choice: bool,
                lmin: float = 5, lmax: float = 100, bootstrap: int = 1000, include_limited: bool = False,
                other_batches: Iterable[Sequence[RunRecord]] = (), ai_records: Sequence[RunRecord] | None = None,
@@ -73,10 +104,39 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
     """§4 from the all-random batch R: Fairness, SeatFairness, NoTies, GameLength; and, given the all-AI batch M
     (`ai_records`, with estimates) and the rotated AI-vs-random batch A (`vs_records`, AI kind `ai_code`), the
     AI heuristics; without them those are not_applicable.  Every batch given counts for the reasonable gate."""
-    used = outcome_runs(records, include_limited)
-    N = len(used)
     entries = {}
-    shares = np.array([r.known_shares[:players] for r in used], dtype=float).reshape(N, players)
+    if ai_records is not None:
+        entries.update(ai_heuristics(ai_records, players=players, seed=seed, bootstrap=bootstrap,
+                                     include_limited=include_limited))
+    if vs_records is not None and ai_code is not None:
+        entries["Order"] = order_heuristic(vs_records, ai_code, players=players, include_limited=include_limited)
+    all_records = list(records) + [r for batch in other_batches for r in batch]
+    all_records += list(ai_records or ()) + list(vs_records or ())
+    n_err = sum(1 for r in all_records if r.end_reason == "error")
+    n_lim = sum(1 for r in all_records if r.end_reason in LIMIT_REASONS)
+    return heuristics_of(RandomRuns.of(outcome_runs(records, include_limited), players), players=players,
+                         seed=seed, has_shuffle_and_choice=has_shuffle_and_choice, errors=n_err, limited=n_lim,
+                         lmin=lmin, lmax=lmax, bootstrap=bootstrap, include_limited=include_limited,
+                         ai_entries=entries)
+
+
+def tally_heuristics(t: StatsTally, *, seed: int, has_shuffle_and_choice: bool, bootstrap: int = 1000,
+                     lmin: float = 5, lmax: float = 100) -> dict:
+    """heuristics() of the one all-random batch whose records were added to `t`."""
+    return heuristics_of(RandomRuns.of_tally(t), players=t.players, seed=seed,
+                         has_shuffle_and_choice=has_shuffle_and_choice, errors=t.reasons["error"],
+                         limited=sum(t.reasons[k] for k in LIMIT_REASONS), lmin=lmin, lmax=lmax, bootstrap=bootstrap,
+                         include_limited=t.include_limited)
+
+
+def heuristics_of(runs: RandomRuns, *, players: int, seed: int, has_shuffle_and_choice: bool, errors: int,
+                  limited: int, lmin: float = 5, lmax: float = 100, bootstrap: int = 1000,
+                  include_limited: bool = False, ai_entries: dict | None = None) -> dict:
+    """heuristics() of the all-random batch's used runs `runs`, `errors` and `limited` being the runs of every
+    batch that ended with an error or at a limit (the gate), `ai_entries` the AI heuristics computed apart."""
+    N = len(runs.lengths)
+    entries = {}
+    shares = runs.shares
     na_reason = "one seat" if players < 2 else ("no used run" if N == 0 else None)
 
     # Fairness: triangle of p1's win rate around 1/n, bootstrapped over R's runs
@@ -91,22 +151,18 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
                                  bootstrap)
         # Tied games split their shares, so a batch of draws looks perfectly fair: the note says how many
         # games were tied and p1's win rate over the decided ones (one winner alone), with its interval.
-        tied = sum(1 for r in used if len(winners_of(r)) != 1)
+        tied, decided, d1 = runs.tied, runs.decided, runs.decided_p1
         note = f"p1 wins {float(p1.mean()):.3f}, fair share {f:.3f}"
-        decided = [r for r in used if len(winners_of(r)) == 1]
         if tied:
-            d1 = sum(1 for r in decided if winners_of(r) == [0])
-            dlo, dhi = wilson(d1, len(decided))
+            dlo, dhi = wilson(d1, decided)
             note += (f"; {tied} of {N} games tied or without a winner (shares split)"
-                     + (f"; over the {len(decided)} decided games p1 wins {d1 / len(decided):.3f} "
-                        f"[{dlo:.3f}, {dhi:.3f}], fairness {_triangle(d1 / len(decided), f):.3f}"
+                     + (f"; over the {decided} decided games p1 wins {d1 / decided:.3f} "
+                        f"[{dlo:.3f}, {dhi:.3f}], fairness {_triangle(d1 / decided, f):.3f}"
                         if decided else "; no decided game"))
         entries["Fairness"] = _entry("Fairness", _triangle(float(p1.mean()), f), lo, hi, N, note=note)
         entries["Fairness"]["tied"] = tied
         entries["Fairness"]["decided"] = (
-            {"n": len(decided), "p1_wins": sum(1 for r in decided if winners_of(r) == [0]) / len(decided),
-             "value": _triangle(sum(1 for r in decided if winners_of(r) == [0]) / len(decided), f)}
-            if decided else None)
+            {"n": decided, "p1_wins": d1 / decided, "value": _triangle(d1 / decided, f)} if decided else None)
 
         def seat_fair(w):
             return 1 - np.abs(w - f).sum(axis=-1) / (2 * (1 - f))
@@ -117,20 +173,16 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
 
     for name in ("MeaningfulMoves", "Drama", "Decisiveness", "Coolness", "Security", "Clarity", "Stability", "Order"):
         entries[name] = _entry(name, status="not_applicable", note=NOT_APPLICABLE_AI)
-    if ai_records is not None:
-        entries.update(ai_heuristics(ai_records, players=players, seed=seed, bootstrap=bootstrap,
-                                     include_limited=include_limited))
-    if vs_records is not None and ai_code is not None:
-        entries["Order"] = order_heuristic(vs_records, ai_code, players=players, include_limited=include_limited)
+    entries.update(ai_entries or {})
 
     if N == 0:
         entries["NoTies"] = _entry("NoTies", status="not_applicable", note="no used run")
         entries["GameLength"] = _entry("GameLength", status="not_applicable", note="no used run")
     else:
-        ties = sum(1 for r in used if len(winners_of(r)) >= 2)
+        ties = runs.ties
         lo, hi = wilson(N - ties, N)
         entries["NoTies"] = _entry("NoTies", 1 - ties / N, lo, hi, N, note=f"{ties} of {N} runs tied for first")
-        L = np.array([r.decisions for r in used], dtype=float)
+        L = runs.lengths
         gl = np.vectorize(lambda m: _game_length_score(m, lmin, lmax))
         lo, hi = bootstrap_apply(N, boot_seed(seed, "heuristic.GameLength"), lambda idx: gl(L[idx].mean(axis=1)),
                                  bootstrap)
@@ -143,10 +195,7 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
     reasons = []
     if not has_shuffle_and_choice:
         reasons.append("the game has no shuffle or no choice")
-    all_records = list(records) + [r for batch in other_batches for r in batch]
-    all_records += list(ai_records or ()) + list(vs_records or ())
-    n_err = sum(1 for r in all_records if r.end_reason == "error")
-    n_lim = sum(1 for r in all_records if r.end_reason in LIMIT_REASONS)
+    n_err, n_lim = errors, limited
     if n_err:
         reasons.append(f"{n_err} run{'s' if n_err != 1 else ''} ended with an error")
     if n_lim:

@@ -23,7 +23,7 @@ def wilson(x: float, n: int) -> tuple[float | None, float | None]:
 
 def quantile(sorted_xs: Sequence[float], q: float) -> float:
     """Linear-interpolation quantile (numpy's default method) of sorted data."""
-    if not sorted_xs:
+    if len(sorted_xs) == 0:  # (a numpy array has no truth value)
         raise ValueError("quantile of no data")
     pos = (len(sorted_xs) - 1) * q
     lo = math.floor(pos)
@@ -65,7 +65,11 @@ def sd(xs: Sequence[float]) -> float | None:
 
 def describe(xs: Sequence[float]) -> dict:
     """mean, sd, min, q1, median, q3, max of a sample (None where undefined)."""
-    s = sorted(xs)
+    return describe_sorted(sorted(xs))
+
+
+def describe_sorted(s: Sequence[float]) -> dict:
+    """describe() of a sample given sorted (a list, or a count of each value: analysis.statstally.Values)."""
     if not s:
         return {k: None for k in ("mean", "sd", "min", "q1", "median", "q3", "max")}
     return {

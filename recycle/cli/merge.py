@@ -200,16 +200,8 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     try:
         with OutFolder.open(out_dir) as out:
             for name in (*TABLES, RECORDS):
-                parts = []
-                for k, d in enumerate(dirs):
-                    with OutFolder.open(d, create=False) as src:
-                        data = src.read_bytes(SHARD_RECORDS if name == RECORDS else name)
-                    if name != RECORDS and b"\n" not in data:
-                        raise UsageError(f"{d}/{name}: damaged (not even a header line)")
-                    # every shard's table opens with the same header: the first one keeps it
-                    parts.append(data if k == 0 or name == RECORDS else data[data.index(b"\n") + 1:])
-                out.write_atomic(name, b"".join(parts))
-                sizes[name] = sum(len(p) for p in parts)
+                sizes[name] = 0
+                out.write_atomic(name, _joined(dirs, name, sizes))
             copy_transcripts(out, dirs)
             ident = {k: v for k, v in head["shard"]["identity"].items() if k != "shard"}
             games = sum(doc["games_kept"] for doc in docs)
@@ -225,6 +217,23 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     for key, value in {**opts, "out": out_dir, "resume": True, "jobs": head["timing"]["jobs"], "quiet": True}.items():
         setattr(ns, key, tuple(value) if key.endswith("_formats") else value)
     return stats.cmd_stats(ns)
+
+
+def _joined(dirs: list[Path], name: str, sizes: dict[str, int]) -> Iterator[bytes]:
+    """The shards' table `name` (or their records journals, for RECORDS) one after the other, a megabyte at
+    a time, counting its bytes into sizes[name]: a big batch's files need not fit in memory."""
+    for k, d in enumerate(dirs):
+        with OutFolder.open(d, create=False) as src, src.open_read(SHARD_RECORDS if name == RECORDS else name) as f:
+            if name != RECORDS:
+                head = f.readline()
+                if not head.endswith(b"\n"):
+                    raise UsageError(f"{d}/{name}: damaged (not even a header line)")
+                if k == 0:  # every shard's table opens with the same header: the first one keeps it
+                    sizes[name] += len(head)
+                    yield head
+            while chunk := f.read(1 << 20):
+                sizes[name] += len(chunk)
+                yield chunk
 
 
 def _records(d: Path, doc: dict) -> Iterator:

@@ -6,20 +6,16 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import attrs
 
-from ..analysis.heuristics import has_shuffle_and_choice, heuristics, write_estimate_csvs, write_heuristics
-from ..analysis.summary import (
-    analyze,
-    branching_by_index,
-    summary_document,
-    timing_stats,
-    write_branching_csv,
-    write_seats_csv,
-)
+from ..analysis.heuristics import has_shuffle_and_choice, tally_heuristics, write_estimate_csvs, write_heuristics
+from ..analysis.statfigures import branching_rows, stats_of, timing_of
+from ..analysis.statstally import StatsTally
+from ..analysis.summary import analyze, summary_document, write_branching_csv, write_seats_csv
 from ..errors import RecycleError
 from ..players import registry
 from ..run.batch import iter_batch, play_run
@@ -105,8 +101,11 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
     branching_by_index.csv, seats.csv, lead.csv and spread.csv when the batch has estimates, heuristics files
     of an all-random batch (`random_heuristics`), the flow diagrams (`flow`) and the plots.
 
-    The games are added to the tables and transcripts/ as they finish (recycle.run.tables.BatchTables);
-    the files computed from the whole batch are written at the end.  With `command` (the `recycle stats`
+    The games are added to the tables and transcripts/ as they finish (recycle.run.tables.BatchTables)
+    and to a StatsTally (recycle.analysis.statstally), from which the files computed from the whole batch
+    are written at the end: `recycle stats` keeps no record (memory does not grow by whole records; the
+    kept games of a resumed batch are read back one at a time), a batch of --heuristics keeps them for the
+    heuristics of its three batches.  With `command` (the `recycle stats`
     command itself) the folder is checked as --force/--resume say; otherwise (a batch of --heuristics)
     the caller gives the folder it opened and checked, with the resume state of the batch there (or
     None: a new batch).  A batch stopped by a signal or a dying worker returns {"outcome": ...} with
@@ -134,36 +133,60 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
                              first=runs.start)
         stack.callback(tables.close)
         try:
+            kept: Iterator[RunRecord] = iter(())
             if state is not None:
                 check_identity(out, state, ident)
-                kept = tables.resume(state)
+                tables.reopen(state)
+                kept = tables.kept_records()  # read one at a time
             else:
                 tables.start()
-                kept = []
         except OSError as e:
             raise RecycleError(f"error: cannot write into {out}: {e}") from None
         if part is not None:
-            return _stats_shard(args, sess, spec, out, folder, tables, kept, user_level, ident, runs)
+            return _stats_shard(args, sess, spec, out, folder, tables, sum(1 for _ in kept), user_level, ident,
+                                runs)
         return _stats_batch(args, sess, spec, out, folder, tables, kept, user_level, lineup, all_random,
-                            flow=flow, random_heuristics=random_heuristics, label=label, keep_journal=keep_journal)
+                            flow=flow, random_heuristics=random_heuristics, label=label, keep_journal=keep_journal,
+                            keep_records=not command)
 
 
-def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: list, user_level: str,
-                 lineup: str, all_random: bool, *, flow: bool, random_heuristics: bool, label: str | None,
-                 keep_journal: bool) -> dict:
+def teams_of(sess) -> list[list[int]] | None:
+    return [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
+
+
+def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: Iterator[RunRecord],
+                 user_level: str, lineup: str, all_random: bool, *, flow: bool, random_heuristics: bool,
+                 label: str | None, keep_journal: bool, keep_records: bool) -> dict:
     full_spec = attrs.evolve(spec, transcript_level="full")
     played_full = spec.transcript_level == "full"
     fb_all = new_flow(sess, spec) if flow else None
     run0: RunRecord | None = None  # run 0 at level `full`: drawn in flow.*, its transcript always kept whole
+    tally = StatsTally(sess.n_players, args.include_limited, teams_of(sess))
+    # lead.csv and spread.csv list every estimate of a searching player: a batch with one keeps them
+    # (docs/scaling.md: batches of searching players are thousands of games, not millions)
+    estimated: list[RunRecord] = []
+    records: list[RunRecord] = []
+
+    def tally_add(rec: RunRecord) -> None:
+        tally.add(rec)
+        if spec.estimates and not keep_records:
+            estimated.append(attrs.evolve(rec, transcript=None, decision_rows=[], sampled=[]))
+
+    n_kept = 0
+    for rec in kept:
+        tally_add(rec)
+        n_kept += 1
+        if keep_records:
+            records.append(rec)
 
     def flow_add(rec: RunRecord) -> None:
         if fb_all is not None and rec.end_reason != "error" and rec.run < FLOW_GAMES:
             fb_all.add_run(events_of(rec), seed=rec.game_seed)
 
-    if kept:  # resumed: the flow of the kept games is played again (at `full`; their files stay as they are)
+    if n_kept:  # resumed: the flow of the kept games is played again (at `full`; their files stay as they are)
         run0 = play_run(sess, full_spec, 0)
         if played_full:
-            for rec in iter_batch(full_spec, range(min(len(kept), FLOW_GAMES)), args.jobs, sess):
+            for rec in iter_batch(full_spec, range(min(n_kept, FLOW_GAMES)), args.jobs, sess):
                 flow_add(rec)
 
     def on_record(rec: RunRecord) -> None:
@@ -177,12 +200,13 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
         if rec.run == 0:
             assert run0 is not None and run0.transcript is not None  # played at `full`
             rec.transcript = list(run0.transcript)
+        tally_add(rec)
 
     bargs = argparse.Namespace(**{**vars(args), "out": None})
-    outcome = stream_batch(sess, spec, bargs, kept, tables, on_record, label)
+    outcome = stream_batch(sess, spec, bargs, records if keep_records else n_kept, tables, on_record, label)
     if not outcome.complete:
         return {"outcome": outcome}
-    records, elapsed = outcome.records, outcome.elapsed
+    elapsed = outcome.elapsed
     if fb_all is not None and not played_full:
         # one full transcript at a time (about 50 KB a game for Hearts4), not a thousand in a list
         n_flow = min(args.n, FLOW_GAMES)
@@ -192,10 +216,8 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
             print(f"note: flow-aggregate and the information categories use the first {n_flow} "
                   f"of {args.n} games", file=sys.stderr)
 
-    teams = [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
-    stats = analyze(records, game=sess.name, direction=sess.prog.direction, players=sess.n_players,
-                              seed=spec.seed, lineup=lineup, rotate=spec.rotate, teams=teams,
-                              include_limited=args.include_limited, bootstrap=args.bootstrap)
+    stats = stats_of(tally, game=sess.name, direction=sess.prog.direction, seed=spec.seed, lineup=lineup,
+                     rotate=spec.rotate, bootstrap=args.bootstrap)
     info = fb_all.information(declared=args.declared) if fb_all is not None and fb_all.runs else None
     params = {"declares": spec.params, "games": args.n, "max_decisions": spec.max_decisions,
               "max_idle_steps": spec.max_idle_steps, "include_limited": args.include_limited,
@@ -203,13 +225,13 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
               "flow_formats": list(args.flow_formats), "flow_games": fb_all.runs if fb_all is not None else 0}
     if spec.rotate or spec.ai_budget is not None or spec.estimates:
         params["ai_budget"] = spec.ai_budget
-    timing = {**timing_stats(records, elapsed), "jobs": args.jobs}
+    timing = {**timing_of(tally, elapsed), "jobs": args.jobs}
 
     def document(files):
         doc = summary_document(stats, game_sha256=sess.sha256, players=sess.n_players, lineup=lineup,
                                rotate=spec.rotate, seed=spec.seed, interpreter=__version__,
                                params=params, information=info, timing=timing, files=files)
-        return {**doc, "complete": True, "games_kept": len(records), "games_asked": args.n}
+        return {**doc, "complete": True, "games_kept": tally.games, "games_asked": args.n}
 
     heur = None
     try:
@@ -220,15 +242,16 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
             files = tables.files()
             made = []
             write_branching_csv(staging / "branching_by_index.csv", sess.name, sess.n_players, lineup,
-                                branching_by_index(records))
+                                branching_rows(tally))
             write_seats_csv(staging / "seats.csv", sess.name, sess.n_players, lineup, stats)
             made += ["branching_by_index.csv", "seats.csv"]
             if spec.estimates:
-                made += write_estimate_csvs(staging, sess.name, sess.n_players, records)
+                made += write_estimate_csvs(staging, sess.name, sess.n_players,
+                                            outcome.records if keep_records else estimated)
             if random_heuristics and all_random:
-                heur = heuristics(records, players=sess.n_players, seed=spec.seed,
-                                  has_shuffle_and_choice=has_shuffle_and_choice(sess.prog.game),
-                                  include_limited=args.include_limited, bootstrap=args.bootstrap)
+                heur = tally_heuristics(tally, seed=spec.seed,
+                                        has_shuffle_and_choice=has_shuffle_and_choice(sess.prog.game),
+                                        bootstrap=args.bootstrap)
                 heur["note"] = ("from the all-random batch; MeaningfulMoves, Drama, Decisiveness, Coolness, "
                                 "Security, Clarity, Stability and Order are not_applicable here: they need a "
                                 "searching player's estimates (recycle stats --heuristics)")
@@ -250,7 +273,7 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
                 formats = args.flow_formats if (shutil.which("dot") or not flow_files) else ()
                 flow_files += write_flow_files(fb_all, staging / "flow-aggregate", formats)
             made += relative(flow_files, staging)
-            plot_files, _notes = plots.write_plots(records, staging, game=sess.name, players=sess.n_players,
+            plot_files, _notes = plots.write_plots(tally, staging, game=sess.name, players=sess.n_players,
                                                    seed=spec.seed, formats=args.plot_formats,
                                                    include_limited=args.include_limited,
                                                    direction=sess.prog.direction, print_notes=not args.json)
@@ -266,7 +289,8 @@ def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
             tables.finish()
     except OSError as e:
         raise RecycleError(f"error: cannot write into {out}: {e}") from None
-    return {"records": records, "stats": stats, "info": info, "heur": heur, "files": files, "doc": doc,
+    return {"records": outcome.records if keep_records else None, "stats": stats, "info": info, "heur": heur,
+            "files": files, "doc": doc,
             "timing": timing, "elapsed": elapsed, "flow_runs": fb_all.runs if fb_all is not None else 0,
             "outcome": outcome}
 
@@ -278,7 +302,7 @@ SHARD_OPTIONS = ("n", "seed", "players", "param", "max_decisions", "max_idle_ste
                  "dialect", "move_time")
 
 
-def _stats_shard(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: list,
+def _stats_shard(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: int,
                  user_level: str, ident: dict, runs: range) -> dict:
     """Shard I/K of a stats batch: its block of runs into the tables and transcripts (exactly the files the
     whole batch writes for them: run 0's transcript whole, the others at the level asked), its records kept
@@ -299,7 +323,7 @@ def _stats_shard(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTa
     options = {**{k: getattr(args, k, None) for k in SHARD_OPTIONS}, "transcripts": user_level}
     doc = {"format": "recycle-analytics", "version": 1, "game": sess.name, "game_sha256": sess.sha256,
            "players": sess.n_players, "lineup": list(spec.lineup), "seed": spec.seed, "interpreter": __version__,
-           "complete": True, "games_kept": len(outcome.records), "games_asked": args.n,
+           "complete": True, "games_kept": outcome.games, "games_asked": args.n,
            "timing": {"wall_s": outcome.elapsed, "jobs": args.jobs},
            "files": [*tables.files(), "summary.json", SHARD_RECORDS],
            "shard": {"command": "stats", "index": args.shard[0], "of": args.shard[1], "runs": [runs.start, runs.stop],
@@ -334,9 +358,8 @@ def done_batch(args, sess, spec, out: Path, folder: OutFolder, state: dict) -> d
         records = tables.resume(state)
     finally:
         tables.close()
-    teams = [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
     stats = analyze(records, game=sess.name, direction=sess.prog.direction, players=sess.n_players,
-                    seed=spec.seed, lineup="".join(spec.lineup), rotate=spec.rotate, teams=teams,
+                    seed=spec.seed, lineup="".join(spec.lineup), rotate=spec.rotate, teams=teams_of(sess),
                     include_limited=args.include_limited, bootstrap=args.bootstrap)
     return {"records": records, "stats": stats, "info": doc.get("information"), "heur": doc.get("heuristics"),
             "files": doc.get("files", []), "doc": doc, "timing": doc.get("timing"),

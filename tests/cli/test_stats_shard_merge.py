@@ -110,3 +110,27 @@ def test_merge_reads_every_stats_record_before_writing(shards, tmp_path, capsys)
     err = capsys.readouterr().err
     assert "line 2 is not a record of recycle (field 'ranks' is" in err and "does not hold runs 8..11 of shard 2" in err
     assert not (tmp_path / "m").exists()
+
+
+def test_a_stats_shard_table_without_its_header_line_is_refused(shards, tmp_path, capsys):
+    """The shards' tables and records are copied a megabyte at a time (a big batch's need not fit in memory):
+    a table cut before the end of its header line is refused naming it, and no partial file stays behind."""
+    _, dirs = shards
+    bad = tmp_path / "bad"
+    shutil.copytree(dirs[1], bad)
+    (bad / "decisions.csv").write_bytes(b"game,players")
+    out = tmp_path / "m"
+    assert main(["merge", str(out), str(dirs[0]), str(bad), str(dirs[2])]) == 2
+    assert f"{bad}/decisions.csv: damaged (not even a header line)" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["games.csv"]  # the tables before it; no temporary file
+
+
+def test_stats_with_two_workers_writes_the_folder_of_one(shards, tmp_path):
+    """Games played by two worker processes reach the tally in run order: every file is the same."""
+    whole, _ = shards
+    out = tmp_path / "jobs2"
+    assert stats(out, "--jobs", "2") == 0
+    want, got = folder_files(whole), folder_files(out)
+    assert sorted(got) == sorted(want)
+    for name in want:
+        assert got[name] == want[name], name

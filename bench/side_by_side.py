@@ -180,8 +180,13 @@ def rlcard_side(name: str, seconds: float, seed: int) -> dict | None:
 
 # ---------------------------------------------------------------- the run and its table
 
+def selected(names: list[str]) -> list[str]:
+    """The benchmark games a part of whose name is given (all of them when none is)."""
+    return [n for n in GAMES if not names or any(a.lower() in n.lower() for a in names)]
+
+
 def bench(args) -> dict:
-    names = [n for n in GAMES if not args.names or any(a.lower() in n.lower() for a in args.names)]
+    names = selected(args.names)
     rows = []
     for name in names:
         path = args.corpus / name
@@ -302,6 +307,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.seconds <= 0 or args.rounds < 1:
         ap.error("--seconds must be positive and --rounds at least 1")
+    names = selected(args.names)
+    if not names:
+        ap.error(f"no benchmark game matches {' '.join(args.names)}: the games are {', '.join(map(short, GAMES))}")
+    if args.ref is not None and not (args.ref / "recycle" / "__init__.py").is_file():
+        ap.error(f"--ref {args.ref}: not a recycle tree (it has no recycle/ package)")
+    missing = [n for n in names if not (args.corpus / n).is_file()]
+    if missing:
+        ap.error(f"{args.corpus / missing[0]} is not there: the games are read from the CardStock corpus; "
+                 "pass its folder with --corpus DIR")
     res = bench(args)
     if args.json:
         print(json.dumps(res, indent=2))

@@ -32,3 +32,14 @@ def test_side_by_side_measures_both_trees_and_the_peers_it_finds():
     else:
         assert row["openspiel"]["game"] == "kuhn_poker" and row["openspiel"]["decisions"] >= 2 * row["openspiel"]["games"]
     assert row["rlcard"] is None  # RLCard is asked for Leduc only
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["Kuhn", "--corpus", "/nonexistent"], "KuhnPoker2.rcy is not there"),
+    (["Zzz"], "no benchmark game matches Zzz: the games are KuhnPoker2, LeducPoker2"),
+    (["Kuhn", "--ref", str(REPO / "docs")], "not a recycle tree"),
+], ids=["corpus", "name", "ref"])
+def test_side_by_side_refuses_what_it_cannot_measure_in_one_line(args, message):
+    out = subprocess.run([sys.executable, str(REPO / "bench" / "side_by_side.py"), *args],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

@@ -384,23 +384,23 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
     limit = p._limit
     n = cx.n
     nt = cx.nt
-
-    def make_test(nxt):
-        def op(st):
-            s = st.steps + 1
-            if s > st.max_steps:
-                limit(st, "steps", endspan)
-                return
-            st.steps = s
-            st.pc = p_exit if cond(st, st.env) else nxt
-        return op
-
+    after = p_exit + 1
+    # The test at the end of a round makes the advance itself, and either test the leave: one op call fewer
+    # per round and per exit of a stage (the advance and leave ops stay, at their own pcs, for their spans).
     if stg.kind == "player":
         def enter(st):
             c = st.pcyc
             c.append(c[-2])
             c.append(-1)
             st.pc = p_test1
+
+        def leave(st):
+            c = st.pcyc
+            old = c[-2]
+            del c[-2:]
+            if st.rec is not None and c[-2] != old:
+                st.rec.turn(c[-2])
+            st.pc = after
 
         def advance(st):
             c = st.pcyc
@@ -416,30 +416,66 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
                 st.rec.turn(new)
             st.pc = body
 
-        def leave(st):
-            c = st.pcyc
+        def test2(st):
+            s = st.steps + 1
+            if s > st.max_steps:
+                limit(st, "steps", endspan)
+                return
+            st.steps = s
+            if cond(st, st.env):
+                leave(st)
+                return
+            c = st.pcyc  # advance(st), inlined
+            q = c[-1]
             old = c[-2]
-            del c[-2:]
-            if st.rec is not None and c[-2] != old:
-                st.rec.turn(c[-2])
-            st.pc = p_exit + 1
+            if q >= 0:
+                new = q
+                c[-1] = -1
+            else:
+                new = (old + 1) % n
+            c[-2] = new
+            if st.rec is not None and new != old:
+                st.rec.turn(new)
+            st.pc = body
     else:
         def enter(st):
             st.tcyc.append(st.tcyc[-1])
             st.pc = p_test1
+
+        def leave(st):
+            st.tcyc.pop()
+            st.pc = after
 
         def advance(st):
             c = st.tcyc
             c[-1] = (c[-1] + 1) % nt
             st.pc = body
 
-        def leave(st):
-            st.tcyc.pop()
-            st.pc = p_exit + 1
+        def test2(st):
+            s = st.steps + 1
+            if s > st.max_steps:
+                limit(st, "steps", endspan)
+                return
+            st.steps = s
+            if cond(st, st.env):
+                leave(st)
+            else:
+                advance(st)
+
+    def test1(st):
+        s = st.steps + 1
+        if s > st.max_steps:
+            limit(st, "steps", endspan)
+            return
+        st.steps = s
+        if cond(st, st.env):
+            leave(st)
+        else:
+            st.pc = body
 
     p.code[p_enter] = enter
-    p.code[p_test1] = make_test(body)
-    p.code[p_test2] = make_test(p_adv)
+    p.code[p_test1] = test1
+    p.code[p_test2] = test2
     p.code[p_adv] = advance
     p.code[p_exit] = leave
 

@@ -343,8 +343,14 @@ def add_lazy(p, st, env, s, elems, lazy, prefix: tuple) -> None:
     conds, plain, reads = lazy
     opts = p.lazy_opts
     most = p.max_options
-    ctx = (ref(st), st.decisions, st.pc, lazy_ops, tuple([(x, env[x]) for x in reads]) if reads else (), s, plain,
-           prefix)
+    if not reads:
+        binds: tuple = ()
+    elif len(reads) == 1:  # Go Fish's rank: no list comprehension's frame for one variable
+        x = reads[0]
+        binds = ((x, env[x]),)
+    else:
+        binds = tuple([(x, env[x]) for x in reads])
+    ctx = (ref(st), st.decisions, st.pc, lazy_ops, binds, s, plain, prefix)
     append = opts.append
     if not conds:
         if len(opts) + len(elems) > most:

@@ -13,6 +13,7 @@ from ..errors import GameRuntimeError
 from ..lang import ast as A
 from ..lang.consts import walk
 from .atomic import sim_atomic
+from .clause_code import clause_code
 from .context import Compiler, ItemForm
 from .options import _EnumerationBudget, _OptionLimit, _Reject, _walk_clauses
 from .walks import WalkStream
@@ -31,7 +32,7 @@ def is_item_only(n) -> bool:
 
 
 def gen_exec_item(cx: Compiler, it, sc, stages) -> None:
-    ex = cx.clause(it, sc)
+    ex = clause_code(cx, it, sc)
     p = cx.p
     pc = cx.emit(None, it.span, stages)
     nxt = pc + 1

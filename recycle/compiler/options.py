@@ -422,10 +422,12 @@ def s_guarded(cx: Compiler, n: A.Guarded, sc):
     cond = cx.expr(n.cond, sc)
     body = cx.sim(n.body, sc)
 
+    p = cx.p
+
     def guarded(st, env, k):
         if cond(st, env):
             body(st, env, k)
-        else:
+        elif st.log or k is not p.lazy_finish:  # else the decision's `finish` of an empty log: no option
             k(st, env)
     return guarded
 
@@ -437,13 +439,14 @@ def s_let(cx: Compiler, n: A.Let, sc):
         # a guard right inside, tested here: one call fewer per binding (Go Fish binds its cards of each rank)
         cond = cx.expr(n.body.cond, sc2)
         inner = cx.sim(n.body.body, sc2)
+        p = cx.p
 
         def let_guarded(st, env, k):
             old = env[s]
             env[s] = vf(st, env)
             if cond(st, env):
                 inner(st, env, k)
-            else:
+            elif st.log or k is not p.lazy_finish:  # as in guarded
                 k(st, env)
             env[s] = old
         return let_guarded

@@ -1,8 +1,8 @@
 """Shortcuts of the option walk (issue 16) give the options the full walk gives, in the same order: a clause
 without a branch point run by the option builder itself (items.plain_option_builder), an `any` whose body has
 no branch point appending its options itself when it ends the path (options.walk_straight), an empty `any`
-ending the path (no option without changes before it, one with them), and a `let` with a guard right inside
-(options.s_let)."""
+ending the path (no option without changes before it, one with them), a guard that fails there (the same),
+and a `let` with a guard right inside (options.s_let)."""
 from __future__ import annotations
 
 import pytest
@@ -33,6 +33,11 @@ CHOICES = {
     # an empty `any` ends the path: the changes before it are an option, nothing is none
     "empty any": f"(do ((inc (game sto P) 1) (any {NONE_LEFT} 'C (move 'C (top (game vloc DISCARD))))))"
                  f" (any {NONE_LEFT} 'C (move 'C (top (game vloc DISCARD))))",
+    # a guard around a branch point, false at times: alone (no option), after changes (their option)
+    "guarded any": f"((> (size (game vloc DISCARD)) 3) (any {HAND} 'C (do ((move 'C (top (game vloc DISCARD)))"
+                   f" (inc (game sto N) 1))))) ((> (size {HAND}) 0) (do ((move (top {HAND}) (top (game vloc DISCARD)))"
+                   f" ((> (size (game vloc DISCARD)) 5) (any {HAND} 'C (do ((move 'C (top (game vloc DISCARD)))"
+                   " (inc (game sto N) 1))))))))",
     # a `let` with a guard inside, true for some ranks, false for others
     "let guard": "(any 'RANKS 'R (let (filter ((current player) iloc HAND) 'MR (== (cardatt RANK 'MR) 'R)) 'MINE "
                  "((> (size 'MINE) 0) (any (other player) 'OP (do ((set ('OP str WHO) CHOSEN) "
@@ -83,7 +88,7 @@ def test_the_options_are_those_of_the_walk(monkeypatch, name):
         assert st.error is None, st.error.format()
     # decisions with different numbers of options were compared (the empty `any` always gives one)
     assert len(counts) > 1 or (name == "empty any" and counts == {1}), counts
-    assert bool(calls) == (name != "empty any")  # a single card, or a body that is not plain, is walked
+    assert bool(calls) == (name != "empty any")  # a single card, or a body that is not plain, is walked here
 
 
 def test_an_empty_any_after_changes_is_one_option_and_alone_none():

@@ -259,29 +259,10 @@ def e_subsets(cx: Compiler, n: A.Subsets, sc):
     return subsets
 
 
-def players_piles(cx: Compiler, n: A.Collect, sc2) -> tuple[int, ...] | None:
-    """The pile ids of `(all player 'P ('P <kind> NAME))`, a constant name: the same piles every time, or None."""
-    loc = n.pile
-    if (type(n.coll) is not A.AllOf or n.coll.what != "player" or type(loc) is not A.Location
-            or type(loc.owner) is not A.Var or loc.owner.name != n.var or loc.owner.type != T.PLAYER):
-        return None
-    tbl = refs.location_table(cx, loc, sc2)
-    return None if tbl is None else tuple(tbl[q + 1] for q in cx.all_p)
-
-
 def e_collect(cx: Compiler, n: A.Collect, sc):
     cf = refs.coll(cx, n.coll, sc)
     s, sc2 = cx.bind(sc, n.var)
     pf = refs.pile(cx, n.pile, sc2)
-    pids = players_piles(cx, n, sc2)
-    if pids:
-        # Hearts' trick, (union (all player 'P ('P vloc TRICK))), twice per trick: no call per player
-        last = cx.all_p[-1]
-
-        def collect_players(st, env):
-            env[s] = last  # as the loop below leaves it
-            return list(pids)
-        return collect_players
 
     def collect(st, env):
         out = []

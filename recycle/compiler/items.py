@@ -176,7 +176,8 @@ def plain_option_builder(p, sims, lazy: bool):
         return straight_option_builder(p, parts)
     # a clause without a branch point is tested and run here, its option appended as `finish` would append
     # it (as straight_option_builder does): two calls fewer per such clause (Crazy Eights' draw and pass)
-    clauses = tuple(zip(parts, sims, strict=True))
+    # and a guarded clause's guard is tested here: a failing one, with nothing logged, makes no option
+    clauses = tuple((part, getattr(s, "guard", None), s) for part, s in zip(parts, sims, strict=True))
     undo = UNDO
 
     def build(st):
@@ -200,8 +201,12 @@ def plain_option_builder(p, sims, lazy: bool):
         p.lazy_opts = opts
         env = st.env
         try:
-            for part, sim in clauses:  # _walk_clauses(sims, st, env, finish, 0), inlined: one call fewer per clause
+            for part, guard, sim in clauses:  # _walk_clauses(sims, st, env, finish, 0), inlined
                 if part is None:
+                    if guard is not None:
+                        if not guard[0](st, env):
+                            continue
+                        sim = guard[1]
                     try:  # noqa: SIM105 - as in _walk_clauses
                         sim(st, env, finish)
                     except _Reject:

@@ -429,6 +429,7 @@ def s_guarded(cx: Compiler, n: A.Guarded, sc):
             body(st, env, k)
         elif st.log or k is not p.lazy_finish:  # else the decision's `finish` of an empty log: no option
             k(st, env)
+    setattr(guarded, "guard", (cond, body))  # noqa: B010 - tested by the option builder (items.plain_option_builder)
     return guarded
 
 

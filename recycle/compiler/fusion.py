@@ -88,8 +88,21 @@ _PILE_IDS = (A.Cells, A.Neighbors, A.Line, A.Ray)
 def _head(body: str) -> str:
     """The first lines of a generated function of this body: the state's lists, memos and variables it reads."""
     head = "".join(f"    {k} = {v}\n" for k, v in _HOISTED.items() if re.search(rf"\b{k}\b", body))
+    head += "".join(f"    {a} = _C{a[2:]}[1] if _C{a[2:]}[0] is st.catt else _column(_C{a[2:]}, st.catt)\n"
+                    for a in sorted(set(re.findall(r"\b_a\d+\b", body)), key=lambda a: int(a[2:])))
     head += "".join(f"    {m} = _NOT_YET\n" for m in sorted(set(re.findall(r"\b_m\d+\b", body))))
     return head + "".join(f"    _s{k} = env[{k}]\n" for k in sorted(set(re.findall(r"\b_s(\d+)\b", body)), key=int))
+
+
+def _column(cell: list, catt: list) -> list:
+    """Every card's value of one attribute, by card id: an index instead of a dict's `get` per card (Go Fish's
+    filter of the hand per rank).  `cell` is [card table, column, attribute], the column kept for that table:
+    a state's card table is replaced, never changed in place, when cards are created or their attributes
+    overridden (copy on write), and clones share it, so the column is made again only then."""
+    a = cell[2]
+    col = [att.get(a, "") for att in catt]
+    cell[0], cell[1] = catt, col
+    return col
 
 
 class _Source:
@@ -110,6 +123,8 @@ class _Source:
         self.varying: set[int] | None = None
         self.card_locals: set[str] = set()  # the locals known to hold a card (a loop's element from a pile)
         self.ns["_NOT_YET"] = _NOT_YET
+        self.ns["_column"] = _column
+        self.columns: dict[str, str] = {}  # card attribute -> the local of its column (column)
         # the call of a loop function (_loop) -> (its index in defs, the source of its collection, its body)
         self.loop_calls: dict[str, tuple[int, str, str]] = {}
 
@@ -154,6 +169,15 @@ class _Source:
 
     def temp(self) -> str:
         return f"_t{next(self.ids)}"
+
+    def column(self, attribute: str) -> str:
+        """The local holding every card's value of `attribute` (`_column`), read at the top of the function."""
+        name = self.columns.get(attribute)
+        if name is None:
+            i = next(self.ids)
+            self.ns[f"_C{i}"] = [None, None, attribute]
+            name = self.columns[attribute] = f"_a{i}"
+        return name
 
     # ------------------------------------------------------------ expressions
 
@@ -434,10 +458,10 @@ def _cardatt(g: _Source, n: A.CardAtt, sc) -> str:
         return g.call(g.cx.closure(n, sc))
     card = g.src(n.card, sc)
     if card in g.card_locals:  # a loop's element from a pile: a card, never none
-        return f"_catt[{card}].get({a!r}, '')"
+        return f"{g.column(a)}[{card}]"
     x = g.temp()
     none = g.ref(no_card_attribute(g.cx.game, n), "_n")
-    return f"({none}() if ({x} := {card}) is None else _catt[{x}].get({a!r}, ''))"
+    return f"({none}() if ({x} := {card}) is None else {g.column(a)}[{x}])"
 
 
 def _cells(g: _Source, n: A.Cells, sc) -> str:

@@ -13,6 +13,7 @@ from ..errors import GameRuntimeError
 from ..lang import ast as A
 from ..lang.consts import walk
 from .atomic import sim_atomic
+from .clause_code import clause_code
 from .context import Compiler, ItemForm
 from .options import _EnumerationBudget, _OptionLimit, _Reject, _walk_clauses
 from .walks import WalkStream
@@ -31,7 +32,7 @@ def is_item_only(n) -> bool:
 
 
 def gen_exec_item(cx: Compiler, it, sc, stages) -> None:
-    ex = cx.clause(it, sc)
+    ex = clause_code(cx, it, sc)
     p = cx.p
     pc = cx.emit(None, it.span, stages)
     nxt = pc + 1
@@ -173,7 +174,10 @@ def plain_option_builder(p, sims, lazy: bool):
     parts = [getattr(s, "straight", None) for s in sims]
     if not lazy and all(x is not None for x in parts):
         return straight_option_builder(p, parts)
-    sims = tuple(sims)
+    # a clause without a branch point is tested and run here, its option appended as `finish` would append
+    # it (as straight_option_builder does): two calls fewer per such clause (Crazy Eights' draw and pass)
+    # and a guarded clause's guard is tested here: a failing one, with nothing logged, makes no option
+    clauses = tuple((part, getattr(s, "guard", None), s) for part, s in zip(parts, sims, strict=True))
     undo = UNDO
 
     def build(st):
@@ -192,16 +196,34 @@ def plain_option_builder(p, sims, lazy: bool):
                     raise _OptionLimit
                 append(Option(tuple(log)))
 
-        if lazy:
-            p.lazy_finish = finish
-            p.lazy_opts = opts
+        # an `any` that ends a path here appends its options itself (options.add_lazy, options.walk_straight)
+        p.lazy_finish = finish
+        p.lazy_opts = opts
         env = st.env
         try:
-            for sim in sims:  # _walk_clauses(sims, st, env, finish, 0), inlined: one call fewer per clause
-                try:  # noqa: SIM105 - as in _walk_clauses
-                    sim(st, env, finish)
-                except _Reject:
-                    pass
+            for part, guard, sim in clauses:  # _walk_clauses(sims, st, env, finish, 0), inlined
+                if part is None:
+                    if guard is not None:
+                        if not guard[0](st, env):
+                            continue
+                        sim = guard[1]
+                    try:  # noqa: SIM105 - as in _walk_clauses
+                        sim(st, env, finish)
+                    except _Reject:
+                        pass
+                else:
+                    cond, body = part
+                    if cond is not None and not cond(st, env):
+                        continue  # nothing logged: no option, nothing to undo
+                    try:
+                        body(st, env)
+                    except _Reject:
+                        pass
+                    else:
+                        if log:
+                            if len(opts) >= most:
+                                raise _OptionLimit
+                            append(Option(tuple(log)))
                 while log:  # undo_to(st, 0), inlined
                     op = log.pop()
                     undo[op[0]](st, op)
@@ -211,8 +233,7 @@ def plain_option_builder(p, sims, lazy: bool):
         finally:
             st.log = None
             st.rec = rec
-            if lazy:
-                p.lazy_finish = p.lazy_opts = None
+            p.lazy_finish = p.lazy_opts = None
         return opts
     return build
 
@@ -384,23 +405,23 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
     limit = p._limit
     n = cx.n
     nt = cx.nt
-
-    def make_test(nxt):
-        def op(st):
-            s = st.steps + 1
-            if s > st.max_steps:
-                limit(st, "steps", endspan)
-                return
-            st.steps = s
-            st.pc = p_exit if cond(st, st.env) else nxt
-        return op
-
+    after = p_exit + 1
+    # The test at the end of a round makes the advance itself, and either test the leave: one op call fewer
+    # per round and per exit of a stage (the advance and leave ops stay, at their own pcs, for their spans).
     if stg.kind == "player":
         def enter(st):
             c = st.pcyc
             c.append(c[-2])
             c.append(-1)
             st.pc = p_test1
+
+        def leave(st):
+            c = st.pcyc
+            old = c[-2]
+            del c[-2:]
+            if st.rec is not None and c[-2] != old:
+                st.rec.turn(c[-2])
+            st.pc = after
 
         def advance(st):
             c = st.pcyc
@@ -416,30 +437,66 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
                 st.rec.turn(new)
             st.pc = body
 
-        def leave(st):
-            c = st.pcyc
+        def test2(st):
+            s = st.steps + 1
+            if s > st.max_steps:
+                limit(st, "steps", endspan)
+                return
+            st.steps = s
+            if cond(st, st.env):
+                leave(st)
+                return
+            c = st.pcyc  # advance(st), inlined
+            q = c[-1]
             old = c[-2]
-            del c[-2:]
-            if st.rec is not None and c[-2] != old:
-                st.rec.turn(c[-2])
-            st.pc = p_exit + 1
+            if q >= 0:
+                new = q
+                c[-1] = -1
+            else:
+                new = (old + 1) % n
+            c[-2] = new
+            if st.rec is not None and new != old:
+                st.rec.turn(new)
+            st.pc = body
     else:
         def enter(st):
             st.tcyc.append(st.tcyc[-1])
             st.pc = p_test1
+
+        def leave(st):
+            st.tcyc.pop()
+            st.pc = after
 
         def advance(st):
             c = st.tcyc
             c[-1] = (c[-1] + 1) % nt
             st.pc = body
 
-        def leave(st):
-            st.tcyc.pop()
-            st.pc = p_exit + 1
+        def test2(st):
+            s = st.steps + 1
+            if s > st.max_steps:
+                limit(st, "steps", endspan)
+                return
+            st.steps = s
+            if cond(st, st.env):
+                leave(st)
+            else:
+                advance(st)
+
+    def test1(st):
+        s = st.steps + 1
+        if s > st.max_steps:
+            limit(st, "steps", endspan)
+            return
+        st.steps = s
+        if cond(st, st.env):
+            leave(st)
+        else:
+            st.pc = body
 
     p.code[p_enter] = enter
-    p.code[p_test1] = make_test(body)
-    p.code[p_test2] = make_test(p_adv)
+    p.code[p_test1] = test1
+    p.code[p_test2] = test2
     p.code[p_adv] = advance
     p.code[p_exit] = leave
 

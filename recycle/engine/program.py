@@ -92,7 +92,8 @@ class Program(Registry):
         self.max_steps = DEFAULT_MAX_STEPS
         self.max_options = DEFAULT_MAX_OPTIONS  # per decision; the game's (limits (options N)) or Program users
         # while a decision without atomic blocks is built: its `finish` continuation and its option list, for
-        # the `any` loops and clauses that make lazy options (compiler.options.add_lazy)
+        # the `any` loops and guards that do finish's work where a path ends there (compiler.options: add_lazy,
+        # walk_straight)
         self.lazy_finish: Callable | None = None
         self.lazy_opts: list | None = None
         self.lazy_anys = 0  # `any` loops compiled to make lazy options

@@ -202,16 +202,24 @@ def branching_figure(data, *, game: str, seed: int) -> Figure:
     if not len(t.point_b):
         raise NoPlotData("no decision points in the used runs")
     xs, ys, groups, b_max = _branching_points(t, seed, estimated)
-    n_points = len(t.point_b)
-    used = range(t.length_runs)
-    fig, (ax,) = _figure()
-    for s in xs:
-        ax.plot(xs[s], ys[s], linestyle="none", marker="o", markersize=2, alpha=0.9,
-                markeredgewidth=0, color=seat_color(s), label=seat_label(s), rasterized=n_points > RASTER_POINTS)
     max_l = t.max_index
     grid = np.linspace(1, max_l, 200)
     keys, n, total, m2 = groups
     yhat, se = smooth_groups(keys, n, total, m2, grid, max(1.0, 0.06 * max_l))
+    return draw_branching(xs, ys, (grid, yhat, se), game=game, estimated=estimated, b_max=b_max, max_l=max_l,
+                          n_games=t.length_runs)
+
+
+def draw_branching(xs: dict, ys: dict, curve: tuple, *, game: str, estimated: bool, b_max: float, max_l: int,
+                   n_games: int) -> Figure:
+    """The branching plot of each seat's points (x, y as drawn, seats in order), the smoother's
+    (grid, mean, SE), the largest branching value drawn and the longest game."""
+    n_points = sum(len(x) for x in xs.values())
+    fig, (ax,) = _figure()
+    for s in xs:
+        ax.plot(xs[s], ys[s], linestyle="none", marker="o", markersize=2, alpha=0.9,
+                markeredgewidth=0, color=seat_color(s), label=seat_label(s), rasterized=n_points > RASTER_POINTS)
+    grid, yhat, se = curve
     ax.fill_between(grid, yhat - 1.96 * se, yhat + 1.96 * se, color="grey", alpha=0.3, linewidth=0,
                     label="\u00b11.96 SE band", zorder=3)
     # a thin white halo keeps the line readable over dense points
@@ -224,7 +232,7 @@ def branching_figure(data, *, game: str, seed: int) -> Figure:
     ax.set_xlim(0, max_l + 1)
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), markerscale=3, fontsize=8,
-               title=f"deciding seat ({len(used)} games); line: kernel-smoothed mean "
+               title=f"deciding seat ({n_games} games); line: kernel-smoothed mean "
                      + ("log10 branching factor; sampled atomic blocks count by their estimated paths"
                         if estimated else "branching factor"),
                title_fontsize=8, frameon=False)
@@ -246,8 +254,11 @@ def length_figure(data, *, game: str) -> Figure:
     used = range(t.length_runs)
     if not used:
         raise NoPlotData("no used runs")
-    normal = _repeated(t.normal_lengths)
-    limited = _repeated(t.limited_lengths)
+    return draw_length(_repeated(t.normal_lengths), _repeated(t.limited_lengths), game=game, n_games=len(used))
+
+
+def draw_length(normal: np.ndarray, limited: np.ndarray, *, game: str, n_games: int) -> Figure:
+    """The histogram of the lengths of the games that ended normally and of those stopped at a limit."""
     allL = np.concatenate([normal, limited])
     lo, hi = int(allL.min()), int(allL.max())
     bins = np.arange(lo - 0.5, hi + 1.5, 1.0) if hi <= 100 else 50
@@ -264,7 +275,7 @@ def length_figure(data, *, game: str) -> Figure:
     ax.set_xlabel("Game Length (decision points per game)")
     ax.set_ylabel("Number of Games")
     ax.yaxis.get_major_locator().set_params(integer=True)
-    ax.legend(fontsize=8, title=f"{len(used)} games", title_fontsize=8, framealpha=0.9)
+    ax.legend(fontsize=8, title=f"{n_games} games", title_fontsize=8, framealpha=0.9)
     return fig
 
 
@@ -281,7 +292,13 @@ def scores_figure(data, *, game: str, players: int, include_limited: bool = Fals
     if any(t.scores[s].overflow for s in range(players)):
         raise NoPlotData("scores past a float's range")
     # each seat's scores as floats in run order (the violins' densities add them up in that order)
-    data = [np.array(t.scores[s].totals, dtype=float) for s in range(players)]
+    return draw_scores([np.array(t.scores[s].totals, dtype=float) for s in range(players)], game=game,
+                       direction=direction, n_games=len(used))
+
+
+def draw_scores(data: list[np.ndarray], *, game: str, direction: str | None, n_games: int) -> Figure:
+    """The violins and boxes of each seat's final scores (one array per seat)."""
+    players = len(data)
     pos = np.arange(1, players + 1)
     fig, (ax,) = _figure()
     varied = [i for i, d in enumerate(data) if np.ptp(d) > 0]
@@ -308,7 +325,7 @@ def scores_figure(data, *, game: str, players: int, include_limited: bool = Fals
     handles = [Patch(facecolor="lightgrey", edgecolor=AXIS_COLOR, alpha=0.6, label="score distribution"),
                Patch(facecolor="white", edgecolor="black", label="quartiles, median line")]
     fig.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=8, frameon=False,
-               title=f"final scores over {len(used)} games, one violin per seat", title_fontsize=8)
+               title=f"final scores over {n_games} games, one violin per seat", title_fontsize=8)
     return fig
 
 
@@ -352,15 +369,30 @@ def winrate_figure(data, *, game: str, players: int, include_limited: bool = Fal
         raise NoPlotData("no runs with outcomes")
     seat_rows = _win_table([(seat_label(s), seat_color(s), t.share_sums[s].value, t.used) for s in range(players)])
     kinds = sorted(t.codes)
-    by_kind = len(kinds) > 1 or not t.fixed_lineup
-    fig, axes = _figure(2 if by_kind else 1)
-    _bars(axes[0], seat_rows, players, "Seat", len(used))
-    axes[0].set_title(plain_text(game))
-    if by_kind:
-        palette = ("grey", "tab:orange", "tab:purple", "tab:brown", "tab:pink", "tab:olive")
-        kind_rows = _win_table([(f"kind {plain_text(k)}", palette[i % len(palette)], t.kinds[k].x.value, t.kinds[k].n)
+    kind_rows = None
+    if len(kinds) > 1 or not t.fixed_lineup:
+        kind_rows = _win_table([(kind_label(k), kind_color(i), t.kinds[k].x.value, t.kinds[k].n)
                                 for i, k in enumerate(kinds)])
-        _bars(axes[1], kind_rows, players, "Player Kind", len(used))
+    return draw_winrate(seat_rows, kind_rows, game=game, players=players, n_games=len(used))
+
+
+def kind_label(kind: str) -> str:
+    return f"kind {plain_text(kind)}"
+
+
+def kind_color(i: int) -> str:
+    """The colour of the i-th player kind (in sorted order) in the win-rate plot."""
+    palette = ("grey", "tab:orange", "tab:purple", "tab:brown", "tab:pink", "tab:olive")
+    return palette[i % len(palette)]
+
+
+def draw_winrate(seat_rows: list, kind_rows: list | None, *, game: str, players: int, n_games: int) -> Figure:
+    """The win-rate bars per seat, and per player kind when `kind_rows` is given ([(label, colour, W, lo, hi)])."""
+    fig, axes = _figure(2 if kind_rows is not None else 1)
+    _bars(axes[0], seat_rows, players, "Seat", n_games)
+    axes[0].set_title(plain_text(game))
+    if kind_rows is not None:
+        _bars(axes[1], kind_rows, players, "Player Kind", n_games)
     return fig
 
 

@@ -102,22 +102,24 @@ class _Recorder:
 
 @pytest.mark.parametrize("busy", [False, True], ids=["sleeping", "busy"])
 def test_only_cpu_time_counts(busy):
-    # one step of four `set`s, each heard by a recorder that waits 0.25 s inside the step: a second of wall
+    # one step of twelve `set`s, each heard by a recorder that waits 0.15 s inside the step: 1.8 s of wall
     # time in all.  Sleeping, it is well over the limit in wall time and far under it in CPU time: not
-    # stopped.  Spinning, the same wait is CPU time: stopped.
-    prog = load(runaway_game("(repeat 4 (inc (game sto X) 1))"))
-    rec = _Recorder(0.25, busy)
+    # stopped.  Spinning, the same wait is CPU time: stopped, at the latest a poll's worth of CPU time after
+    # the limit counted from the poll that first saw the step (under 1 s of CPU, so before the last set,
+    # even on a loaded machine).
+    prog = load(runaway_game("(repeat 12 (inc (game sto X) 1))"))
+    rec = _Recorder(0.15, busy)
     t0 = time.perf_counter()
     with watchdog.step_time_limit(LIMIT):
         st = prog.new_game(1, recorder=rec)
     if busy:
         assert st.status == ERROR
         assert_stopped(st.error, 5)
-        assert rec.sets < 4
+        assert rec.sets < 12
     else:
-        assert time.perf_counter() - t0 >= 4 * 0.25 > LIMIT
+        assert time.perf_counter() - t0 >= 12 * 0.15 > LIMIT
         assert st.status == DONE, st.error
-        assert rec.sets == 4
+        assert rec.sets == 12
 
 
 class _SlowThinker(RandomPlayer):

@@ -189,17 +189,22 @@ def heuristics_of(runs: RandomRuns, *, players: int, seed: int, has_shuffle_and_
         entries["GameLength"] = _entry("GameLength", _game_length_score(float(L.mean()), lmin, lmax), lo, hi, N,
                                        note=f"mean L {float(L.mean()):.1f}, bounds [{lmin:g}, {lmax:g}]")
 
-    ordered = [entries[name] for name in HEURISTICS]
-    total = sum(e["weight"] * e["value"] for e in ordered if e["status"] == "active" and e["value"] is not None)
+    return verdict([entries[name] for name in HEURISTICS], has_shuffle_and_choice=has_shuffle_and_choice,
+                   errors=errors, limited=limited,
+                   params={"lmin": lmin, "lmax": lmax, "bootstrap": bootstrap, "include_limited": include_limited})
 
+
+def verdict(ordered: list[dict], *, has_shuffle_and_choice: bool, errors: int, limited: int, params: dict) -> dict:
+    """The heuristics' result: the entries in order, their weighted total, and whether the random batch is
+    reasonable enough for the total to count (no errors, no limits, a game with a shuffle and a choice)."""
+    total = sum(e["weight"] * e["value"] for e in ordered if e["status"] == "active" and e["value"] is not None)
     reasons = []
     if not has_shuffle_and_choice:
         reasons.append("the game has no shuffle or no choice")
-    n_err, n_lim = errors, limited
-    if n_err:
-        reasons.append(f"{n_err} run{'s' if n_err != 1 else ''} ended with an error")
-    if n_lim:
-        reasons.append(f"{n_lim} run{'s' if n_lim != 1 else ''} stopped at a decision or step limit")
+    if errors:
+        reasons.append(f"{errors} run{'s' if errors != 1 else ''} ended with an error")
+    if limited:
+        reasons.append(f"{limited} run{'s' if limited != 1 else ''} stopped at a decision or step limit")
     reasonable = not reasons
     return {
         "heuristics": ordered,
@@ -209,7 +214,7 @@ def heuristics_of(runs: RandomRuns, *, players: int, seed: int, has_shuffle_and_
         "max_total": MAX_TOTAL,
         "reasonable": reasonable,
         "gate_reasons": reasons,
-        "params": {"lmin": lmin, "lmax": lmax, "bootstrap": bootstrap, "include_limited": include_limited},
+        "params": params,
     }
 
 

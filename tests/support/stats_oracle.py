@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from recycle.analysis import heuristics as heur
-from recycle.analysis.heuristics import HEURISTICS, MAX_TOTAL, NOT_APPLICABLE_AI, _entry, _game_length_score, _triangle
+from recycle.analysis.heuristics import HEURISTICS, NOT_APPLICABLE_AI, _entry, _game_length_score, _triangle
 from recycle.analysis.runs import (
     END_REASONS,
     LIMIT_REASONS,
@@ -31,6 +31,7 @@ from recycle.analysis.runs import (
     ranks_of,
     winners_of,
 )
+from recycle.analysis.statfigures import _win_block
 from recycle.analysis.stats import bootstrap_apply, describe, quantile, sd, wilson
 from recycle.run.records import RunRecord
 
@@ -129,13 +130,6 @@ def _score_block(values_by_run: Sequence[Sequence[float]], seed, name: str, b: i
         mean_ci = interval(d["mean"], lo, hi, len(flat))
     return {"mean": mean_ci, "sd": d["sd"], "min": d["min"], "q1": d["q1"], "median": d["median"],
             "q3": d["q3"], "max": d["max"]}
-
-
-def _win_block(x: float, n: int, players: int) -> dict | None:
-    if players < 2 or n <= 0:
-        return None
-    lo, hi = wilson(x, n)
-    return interval(x / n, lo, hi, n)
 
 
 def _seats(used: Sequence[RunRecord], players: int, seed, b: int) -> list[dict]:
@@ -335,30 +329,12 @@ def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shu
         entries["GameLength"] = _entry("GameLength", _game_length_score(float(L.mean()), lmin, lmax), lo, hi, N,
                                        note=f"mean L {float(L.mean()):.1f}, bounds [{lmin:g}, {lmax:g}]")
 
-    ordered = [entries[name] for name in HEURISTICS]
-    total = sum(e["weight"] * e["value"] for e in ordered if e["status"] == "active" and e["value"] is not None)
-
-    reasons = []
-    if not has_shuffle_and_choice:
-        reasons.append("the game has no shuffle or no choice")
     all_records = list(records) + [r for batch in other_batches for r in batch]
     all_records += list(ai_records or ()) + list(vs_records or ())
-    n_err = sum(1 for r in all_records if r.end_reason == "error")
-    n_lim = sum(1 for r in all_records if r.end_reason in LIMIT_REASONS)
-    if n_err:
-        reasons.append(f"{n_err} run{'s' if n_err != 1 else ''} ended with an error")
-    if n_lim:
-        reasons.append(f"{n_lim} run{'s' if n_lim != 1 else ''} stopped at a decision or step limit")
-    reasonable = not reasons
-    return {
-        "heuristics": ordered,
-        "total": total if reasonable else 0.0,
-        "total_normalized": total / MAX_TOTAL if reasonable else 0.0,
-        "total_ungated": total,
-        "max_total": MAX_TOTAL,
-        "reasonable": reasonable,
-        "gate_reasons": reasons,
-        "params": {"lmin": lmin, "lmax": lmax, "bootstrap": bootstrap, "include_limited": include_limited},
-    }
+    return heur.verdict([entries[name] for name in HEURISTICS], has_shuffle_and_choice=has_shuffle_and_choice,
+                        errors=sum(1 for r in all_records if r.end_reason == "error"),
+                        limited=sum(1 for r in all_records if r.end_reason in LIMIT_REASONS),
+                        params={"lmin": lmin, "lmax": lmax, "bootstrap": bootstrap,
+                                "include_limited": include_limited})
 
 

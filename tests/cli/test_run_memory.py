@@ -4,11 +4,9 @@ every record says, whichever way the batch was played (--jobs, --resume, --shard
 """
 from __future__ import annotations
 
-import gc
 import json
 import os
 import signal
-import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from recycle.cli.run import print_run_table
 from recycle.run.batch import BatchSpec, iter_batch, run_batch
 from recycle.run.session import GameSession
 from support import FIXTURES, GAMES
+from support.memory import traced
 from support.summary_oracle import run_summary
 
 DEAL_N = FIXTURES / "games" / "deal_n.gdl"
@@ -83,17 +82,6 @@ def test_resumed_and_merged_runs_summarise_every_record(tmp_path, capsys, monkey
     doc = json.loads((tmp_path / "m" / "summary.json").read_text())
     assert json.dumps(doc["summary"], indent=2) == want and doc["games_kept"] == 60
     capsys.readouterr()
-
-
-def traced(play) -> tuple[int, int]:
-    """(memory still held, peak) of play() as tracemalloc counts them, in bytes."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        play()
-        return tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
 
 
 BOUND = 3_000_000  # bytes: the most `recycle run` of a two-decision game may hold at once, for any -n

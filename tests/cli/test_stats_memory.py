@@ -6,7 +6,6 @@ tests/visualize/test_plots_tally.py, tests/cli/test_stats_shard_merge.py).
 """
 from __future__ import annotations
 
-import gc
 import json
 import tracemalloc
 
@@ -16,6 +15,7 @@ from recycle.run.batch import BatchSpec, iter_batch
 from recycle.run.session import GameSession
 from recycle.visualize import plots
 from support import FIXTURES
+from support.memory import traced
 
 DEAL_N = FIXTURES / "games" / "deal_n.gdl"  # two seats, about two decisions a game
 
@@ -26,17 +26,6 @@ HELD_PER_GAME = 300
 PLOT_PER_GAME = 300
 # Bytes: what the tally alone holds per game of deal_n (measured about 125).
 TALLY_PER_GAME = 200
-
-
-def traced(play) -> tuple[int, int]:
-    """(memory still held, peak) of play() as tracemalloc counts them, in bytes."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        play()
-        return tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
 
 
 def test_the_memory_of_a_stats_batch_grows_by_a_small_constant_per_game(tmp_path, capsys, monkeypatch):

@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.compiler import compile_game, options
-from recycle.compiler.options import _walk_clauses
-from recycle.engine.ops import undo_to
+from recycle.compiler import options
 from recycle.engine.state import WAITING
-from recycle.lang import parse_game
 from recycle.players.random_player import RandomPlayer
+from support.walks import hand_game, walked
 
-DECK = "(RANK (A, TWO, THREE, FOUR, FIVE)) (SUIT (H, S, C))"
-DEAL = "(all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))"
 HAND = "((current player) iloc HAND)"
 NONE_LEFT = "(filter ((current player) iloc HAND) 'X (> (size (game vloc DISCARD)) 100))"
 
@@ -46,28 +42,7 @@ CHOICES = {
 
 
 def game(choice: str):
-    text = (f"(game (declare (A, TWO, THREE, FOUR, FIVE) 'RANKS) (setup (create players 3) "
-            f"(create deck (game iloc STOCK) (deck {DECK}))) (do ({DEAL})) "
-            "(stage player (end (all player 'P (== (size ('P iloc HAND)) 0))) "
-            f"(choice ({choice} ((== (size ((current player) iloc HAND)) 0) (turn pass))))) "
-            "(scoring max ((current player) sto SCORE)))")
-    return compile_game(parse_game(text, "t.rcy"))
-
-
-def walked(prog, st) -> list[tuple]:
-    """The ops of each option of the decision st waits at, every path walked with a continuation of its own."""
-    out: list[tuple] = []
-    st2 = st.clone()
-    st2.log = []
-
-    def k(s, env):  # not the builder's `finish`: no shortcut applies
-        if s.log:
-            out.append(tuple(s.log))
-
-    _walk_clauses(prog.decision_sims[st2.pc], st2, st2.env, k, 0)
-    undo_to(st2, 0)
-    assert st2 == st
-    return out
+    return hand_game(choice, players=3, declares="(declare (A, TWO, THREE, FOUR, FIVE) 'RANKS)")
 
 
 @pytest.mark.parametrize("name", CHOICES)

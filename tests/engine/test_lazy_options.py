@@ -6,45 +6,15 @@ import pickle
 
 import pytest
 
-from recycle.compiler import compile_game
-from recycle.compiler.options import _walk_clauses
-from recycle.engine.ops import undo_to
 from recycle.engine.play import play_game
 from recycle.engine.state import VDEL, WAITING, LazyOption, Option
 from recycle.errors import UsageError
 from recycle.integrations.actions import option_key
-from recycle.lang import parse_game
 from recycle.players.montecarlo import option_key as mc_key
 from recycle.players.random_player import RandomPlayer
+from support.walks import hand_game, walked
 
-DECK = "(RANK (A, TWO, THREE, FOUR, FIVE)) (SUIT (H, S, C))"
-DEAL = "(all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))"
-
-
-def G(choice: str, players: int = 2, declares: str = "", limits: str = ""):
-    """A game dealing four cards to each player, then making them choose in turn until every hand is empty."""
-    text = (f"(game {declares} {limits} (setup (create players {players}) "
-            f"(create deck (game iloc STOCK) (deck {DECK}))) (do ({DEAL})) "
-            "(stage player (end (all player 'P (== (size ('P iloc HAND)) 0))) "
-            f"(choice ({choice} ((== (size ((current player) iloc HAND)) 0) (turn pass))))) "
-            "(scoring max ((current player) sto SCORE)))")
-    return compile_game(parse_game(text, "t.rcy"))
-
-
-def walked(prog, st) -> list[tuple]:
-    """The ops of each option of the decision st waits at, every path walked (as before lazy options)."""
-    out: list[tuple] = []
-    st2 = st.clone()
-    st2.log = []
-
-    def k(s, env):  # not the builder's `finish`: every `any` walks its elements
-        if s.log:
-            out.append(tuple(s.log))
-
-    _walk_clauses(prog.decision_sims[st2.pc], st2, st2.env, k, 0)
-    undo_to(st2, 0)
-    assert st2 == st  # the walk left the state as it was
-    return out
+G = hand_game
 
 
 PLAIN = "(any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc DISCARD))) " \

@@ -165,7 +165,7 @@ class Program(Registry):
         st.decisions = n
         st.steps = 0
         rec = st.rec
-        if rec is not None:
+        if rec is not None and rec.decisions:
             ev = {"type": "decision", "n": n, "seat": chooser, "kind": kind, "options": len(opts), "choice": i}
             if rec.text:
                 ev["text"] = "; ".join(self.describe(st, opts[i]))
@@ -246,12 +246,15 @@ class Program(Registry):
 
     def _end_event(self, st: State) -> None:
         r = self.result(st)
-        st.rec.final = (st.status, r)  # play_game returns this instead of building it again
+        rec = st.rec
+        rec.final = (st.status, r)  # play_game returns this instead of building it again
+        if not rec.decisions:
+            return
         ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
               "scores": r.scores, "ranks": r.ranks, "win_share": r.shares, "error": r.error.text if r.error else None}
         if r.hands:  # a match: the scores above are the match's, these each hand's
             ev["hands"] = r.hands
-        st.rec.raw(ev)
+        rec.raw(ev)
 
     def finish(self, st: State) -> None:
         """The END op: score every player (§15)."""

@@ -99,3 +99,17 @@ def test_a_record_without_a_transcript_is_the_one_with_it_but_the_transcript(pat
         assert none == dec
         forced = sum(1 for _, b, _ in dec.decision_rows if b == 1)
         assert none.forced == forced or none.sampled
+
+
+def test_a_record_made_by_position_has_each_value_under_its_name():
+    # GameSession.play passes RunRecord's fields by position: each must land under its own name
+    from recycle.engine.algorithms import derive
+
+    sess = GameSession.open(GAMES[0])
+    lineup = ("R",) * sess.n_players
+    r = play_run(sess, BatchSpec(str(GAMES[0]), {}, lineup, 4, transcript_level="decisions"), 2)
+    assert (r.run, r.game_seed, r.end_reason, r.lineup) == (2, derive(4, "game", 2), "normal", list(lineup))
+    assert r.decisions == len(r.decision_rows) > 0 and r.estimates is None and r.sampled == [] and r.error is None
+    assert r.transcript[0].startswith('{"type":"header"') and r.ms > 0
+    assert r.winners == [p for p, k in enumerate(r.ranks) if k == 1] and sum(r.shares) == 1
+    assert r.forced == sum(1 for _, b, _ in r.decision_rows if b == 1) and r.turns >= 0 and r.moves >= 0

@@ -9,6 +9,7 @@ refer to the language spec (language.md).
 from __future__ import annotations
 
 import struct
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from hashlib import sha256
 from itertools import combinations, product
@@ -383,10 +384,14 @@ def competition_ranks(scores: Sequence[int], direction: str, keys=None) -> tuple
     ranked: Sequence[Any] = scores
     if keys is not None:
         ranked = [(s, *tuple(k)) for s, k in zip(scores, keys, strict=True)]
+    # a rank is 1 + how many compare better: a bisection of the sorted values in C, not a count per pair
+    # in Python (every game's result ranks its scores; issue 16)
+    asc = sorted(ranked)
     if direction == "max":
-        ranks = [1 + sum(1 for t in ranked if t > s) for s in ranked]
+        top = 1 + len(asc)
+        ranks = [top - bisect_right(asc, s) for s in ranked]
     elif direction == "min":
-        ranks = [1 + sum(1 for t in ranked if t < s) for s in ranked]
+        ranks = [1 + bisect_left(asc, s) for s in ranked]
     else:
         raise ValueError(f"unknown scoring direction {direction!r}")
     k = ranks.count(1)

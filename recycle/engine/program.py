@@ -168,7 +168,7 @@ class Program(Registry):
         st.decisions = n
         st.steps = 0
         rec = st.rec
-        if rec is not None:
+        if rec is not None and rec.decisions:
             ev = {"type": "decision", "n": n, "seat": chooser, "kind": kind, "options": len(opts), "choice": i}
             if rec.text:
                 ev["text"] = "; ".join(self.describe(st, opts[i]))
@@ -251,12 +251,15 @@ class Program(Registry):
 
     def _end_event(self, st: State) -> None:
         r = self.result(st)
-        st.rec.final = (st.status, r)  # play_game returns this instead of building it again
+        rec = st.rec
+        rec.final = (st.status, r)  # play_game returns this instead of building it again
+        if not rec.decisions:
+            return
         ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
               "scores": r.scores, "ranks": r.ranks, "win_share": r.shares, "error": r.error.text if r.error else None}
         if r.hands:  # a match: the scores above are the match's, these each hand's
             ev["hands"] = r.hands
-        st.rec.raw(ev)
+        rec.raw(ev)
 
     def finish(self, st: State) -> None:
         """The END op: score every player (§15)."""
@@ -272,37 +275,37 @@ class Program(Registry):
     def result(self, st: State) -> GameResult:
         """The GameResult of a finished game (or of the game so far)."""
         texts = self.choice_span_text
-        span_text = self._span_text
         new, DR = tuple.__new__, DecisionRecord  # one record per decision: no constructor call on this hot path
-        records = [new(DR, (n, ch, b, i, texts.get(pc) or span_text(pc), est)) for n, ch, b, i, pc, est in st.records]
+        recs = st.records
+        records = [new(DR, (n, ch, b, i, texts.get(pc) or self._span_text(pc), est)) for n, ch, b, i, pc, est in recs]
         status = st.status
         scores = ranks = shares = winners = None
         limit = error = score_error = None
-        if status == ERROR:
+        if status == DONE:  # every game that ends normally: first and with the fewest tests
+            outcome, reason = "completed", "normal"
+        elif status == ERROR:
             outcome, reason = "error", "error"
             e = st.error
             error = ErrorInfo(e.cls, e.message, str(e.span), tuple(e.context), e.format())
+        elif status == LIMIT:
+            outcome = "limit"
+            assert st.limit is not None  # set with the LIMIT status (_limit)
+            which, span = st.limit
+            reason = {"decisions": "decision_limit", "options": "option_limit"}.get(which, "step_limit")
+            limit = LimitInfo(which, st.decisions, st.steps, str(span))
+            if st.error is not None:
+                e = st.error
+                score_error = ErrorInfo(e.cls, e.message, str(e.span), tuple(e.context), e.format())
         else:
-            if status == DONE:
-                outcome, reason = "completed", "normal"
-            elif status == LIMIT:
-                outcome = "limit"
-                assert st.limit is not None  # set with the LIMIT status (_limit)
-                which, span = st.limit
-                reason = {"decisions": "decision_limit", "options": "option_limit"}.get(which, "step_limit")
-                limit = LimitInfo(which, st.decisions, st.steps, str(span))
-                if st.error is not None:
-                    e = st.error
-                    score_error = ErrorInfo(e.cls, e.message, str(e.span), tuple(e.context), e.format())
-            else:
-                outcome, reason = "running", "running"
-            if st.scores is not None:
-                scores = list(st.scores)
-                ranks, shares = alg.competition_ranks(scores, self.direction, st.keys)
-                winners = [p for p, r in enumerate(ranks) if r == 1]
+            outcome, reason = "running", "running"
+        if status != ERROR and st.scores is not None:
+            scores = list(st.scores)
+            ranks, shares = alg.competition_ranks(scores, self.direction, st.keys)
+            winners = [p for p, r in enumerate(ranks) if r == 1]
+        hands = st.hands
         return GameResult(outcome, reason, st.seed, self.direction, records, scores, ranks, shares, winners,
-                          limit, error, self.warnings, [r[3] for r in st.records], score_error,
-                          [list(h) for h in st.hands])
+                          limit, error, self.warnings, [r[3] for r in recs], score_error,
+                          [list(h) for h in hands] if hands else [])
 
     def _span_text(self, pc: int) -> str:
         """The position of the decision at pc as text, kept for the next records of that decision."""

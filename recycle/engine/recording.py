@@ -19,7 +19,7 @@ class ListRecorder(list):
 class EventSink:
     """Turns engine callbacks into event dicts in the transcript format (flow-and-analytics §5.2)."""
 
-    __slots__ = ("final", "out", "prog", "text")
+    __slots__ = ("decisions", "final", "out", "prog", "text")
 
     def __new__(cls, prog: Registry, recorder):
         # A recorder that only counts moves and turns (`counts_only = True`) gets a sink that builds no
@@ -36,6 +36,9 @@ class EventSink:
         # Describing the chosen option costs more than playing it: a recorder
         # that only counts events says so with `wants_text = False`.
         self.text = getattr(recorder, "wants_text", True)
+        # Decision and end events are built for a recorder unless it says it drops them (`wants_decisions =
+        # False`): `recycle run` without transcripts only counts moves and turns (issue 16).
+        self.decisions = getattr(recorder, "wants_decisions", True)
 
     def card(self, st, c) -> str:
         return f"{st.cmeta.deck[c]}#{st.cmeta.serial[c]}"

@@ -101,14 +101,14 @@ def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
 
 def _play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     game_seed = derive(spec.seed, "game", run)
+    if spec.max_options is None and not spec.rotate and registry.SEARCHING.isdisjoint(spec.lineup):
+        # the common batch (every `recycle run` of random players): nothing of the spec to work out per run
+        return sess.play(game_seed, spec.lineup, run, spec.seed, spec.max_decisions, spec.max_idle_steps,
+                         spec.transcript_level)
     lineup = run_lineup(spec, run)
     searching = any(c in registry.SEARCHING for c in lineup)
     if spec.max_options is not None:
         sess.prog.max_options = spec.max_options  # the option limit belongs to the program (§21.2)
-    if not searching and not spec.rotate and spec.max_options is None:
-        return sess.play(game_seed, lineup, run=run, batch_seed=spec.seed,
-                         max_decisions=spec.max_decisions, max_idle_steps=spec.max_idle_steps,
-                         level=spec.transcript_level)
     players = [registry.make(c, budget=spec.ai_budget, record_estimates=spec.estimates, move_time=spec.move_time)
                for c in lineup]
     rec = sess.play(game_seed, lineup, run=run, batch_seed=spec.seed, max_decisions=spec.max_decisions,

@@ -6,6 +6,7 @@ the per-run records of flow-and-analytics §3.2 and the transcript lines of §5.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..compiler import compile_loaded
@@ -23,15 +24,17 @@ class _Recorder:
     """Counts moves and turns of the real game and keeps its events at level `full`.
 
     Below `full` only decisions and the end are kept: the engine then counts moves and turns on this
-    recorder itself without building their events (`counts_only`, engine.recording.CountingSink)."""
+    recorder itself without building their events (`counts_only`, engine.recording.CountingSink), and
+    without a transcript it builds no decision or end event either (`wants_decisions`)."""
 
-    __slots__ = ("counts_only", "events", "keep", "moves", "store", "turns", "wants_text")
+    __slots__ = ("counts_only", "events", "keep", "moves", "store", "turns", "wants_decisions", "wants_text")
 
     def __init__(self, keep: bool, store: bool = True):
         self.keep = keep
         self.store = store  # keep decisions and the end (for a transcript); without one, only count
         self.wants_text = keep
         self.counts_only = not keep
+        self.wants_decisions = keep or store  # without a transcript, the engine builds no decision or end event
         self.events: list = []
         self.moves = 0
         self.turns = 0
@@ -78,7 +81,7 @@ class GameSession:
     def n_players(self) -> int:
         return self.prog.n_players
 
-    def header(self, game_seed: int, lineup: list, run: int | None, batch_seed: int | None,
+    def header(self, game_seed: int, lineup: Sequence[str], run: int | None, batch_seed: int | None,
                level: str, max_decisions: int, max_idle_steps: int) -> dict:
         return {
             "type": "header", "format": "recycle-transcript", "version": 1,
@@ -96,7 +99,7 @@ class GameSession:
             **({"dialect": self.source.dialect} if self.source.dialect != "auto" else {}),
         }
 
-    def play(self, game_seed: int, lineup: list, run: int = 0, batch_seed: int | None = None,
+    def play(self, game_seed: int, lineup: Sequence[str], run: int = 0, batch_seed: int | None = None,
              max_decisions: int | None = None, max_idle_steps: int | None = None, level: str = "none",
              players: list | None = None) -> RunRecord:
         """Play one game; `level` none|decisions|full decides the transcript kept in the record.
@@ -118,20 +121,22 @@ class GameSession:
                 if level == "decisions" and ev["type"] == "decision":
                     ev = {k: v for k, v in ev.items() if k != "text"}
                 transcript.append(dumps(ev))
-        rows = []
-        forced = 0
+        decs = result.decisions
+        rows = [d[1:4] for d in decs]  # (chooser, branching, chosen): a slice of a record is a plain tuple
+        ests = [d[5] for d in decs]
         sampled = []
-        for k, d in enumerate(result.decisions):  # one pass: the rows, forced and sampled decisions
-            rows.append((d.chooser, d.branching, d.chosen))
-            if d.estimated is None:
-                forced += d.branching == 1
-            else:  # a sampled decision listing one option is not forced unless its estimate says so
-                forced += d.estimated == 1
-                sampled.append([k, d.estimated])
+        if ests.count(None) == len(ests):  # every option listed (no sampled decision): forced = one option
+            forced = [d[2] for d in decs].count(1)
+        else:
+            forced = 0
+            for k, (d, est) in enumerate(zip(decs, ests, strict=True)):
+                if est is None:
+                    forced += d[2] == 1
+                else:  # a sampled decision listing one option is not forced unless its estimate says so
+                    forced += est == 1
+                    sampled.append([k, est])
         error = result.error.text if result.error else None
-        return RunRecord(
-            run=run, game_seed=game_seed, end_reason=result.end_reason, decisions=result.n_decisions,
-            forced=forced, turns=rec.turns, moves=rec.moves,
-            scores=result.scores, ranks=result.ranks, shares=result.shares, winners=result.winners or [],
-            error=error, decision_rows=rows, lineup=list(lineup), transcript=transcript, ms=ms, sampled=sampled,
-        )
+        # by position, in the order of RunRecord's fields (estimates: none here): a third of the keyword call's time
+        return RunRecord(run, game_seed, result.end_reason, result.n_decisions, forced, rec.turns, rec.moves,
+                         result.scores, result.ranks, result.shares, result.winners or [], error, rows, list(lineup),
+                         transcript, ms, None, sampled)

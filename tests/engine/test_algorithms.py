@@ -433,6 +433,19 @@ def test_ranks_properties(scores, direction):
         assert (w > 0) == (s == best)
 
 
+
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 2), st.integers(0, 1)), min_size=1, max_size=8),
+       st.sampled_from(["max", "min"]))
+def test_ranks_with_keys_count_the_better_players(rows, direction):
+    # a rank is 1 + the players better on (score, keys…) compared as a whole; the ranked ones share the win
+    scores = [r[0] for r in rows]
+    keys = [r[1:] for r in rows]
+    ranks, shares = competition_ranks(scores, direction, keys)
+    for row, r in zip(rows, ranks, strict=True):
+        assert r == 1 + sum(1 for t in rows if (t > row if direction == "max" else t < row))
+    firsts = ranks.count(1)
+    assert shares == [1 / firsts if r == 1 else 0.0 for r in ranks]
+
 # ---------------------------------------------------------------- integers (§10)
 
 

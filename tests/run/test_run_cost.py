@@ -73,3 +73,43 @@ def test_play_game_hands_back_the_result_built_for_the_end_event(path):
     assert res.outcome == "completed"
     again = play_game(sess.prog, 7, [registry.make("R") for _ in range(sess.n_players)])
     assert res.scores == again.scores and res.choices == again.choices and res.ranks == again.ranks
+
+
+def test_without_a_transcript_no_decision_or_end_event_is_built():
+    sess = GameSession.open(GAMES[0])
+    rec = _Recorder(keep=False, store=False)
+    assert not EventSink(sess.prog, rec).decisions and EventSink(sess.prog, _Recorder(keep=False)).decisions
+    from recycle.engine.play import play_game
+    from recycle.players import registry
+
+    res = play_game(sess.prog, 5, [registry.make("R") for _ in range(sess.n_players)], recorder=rec)
+    assert res.n_decisions > 0 and rec.events == []
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_a_record_without_a_transcript_is_the_one_with_it_but_the_transcript(path):
+    # the same record fields (forced and sampled decisions included) whether events were built or not
+    sess = GameSession.open(path)
+    lineup = ("R",) * sess.n_players
+    for run in range(3):
+        none = play_run(sess, BatchSpec(str(path), {}, lineup, 11, transcript_level="none"), run)
+        dec = play_run(sess, BatchSpec(str(path), {}, lineup, 11, transcript_level="decisions"), run)
+        assert none.transcript is None and dec.transcript
+        none.transcript, none.ms, dec.ms = dec.transcript, 0.0, 0.0
+        assert none == dec
+        forced = sum(1 for _, b, _ in dec.decision_rows if b == 1)
+        assert none.forced == forced or none.sampled
+
+
+def test_a_record_made_by_position_has_each_value_under_its_name():
+    # GameSession.play passes RunRecord's fields by position: each must land under its own name
+    from recycle.engine.algorithms import derive
+
+    sess = GameSession.open(GAMES[0])
+    lineup = ("R",) * sess.n_players
+    r = play_run(sess, BatchSpec(str(GAMES[0]), {}, lineup, 4, transcript_level="decisions"), 2)
+    assert (r.run, r.game_seed, r.end_reason, r.lineup) == (2, derive(4, "game", 2), "normal", list(lineup))
+    assert r.decisions == len(r.decision_rows) > 0 and r.estimates is None and r.sampled == [] and r.error is None
+    assert r.transcript[0].startswith('{"type":"header"') and r.ms > 0
+    assert r.winners == [p for p, k in enumerate(r.ranks) if k == 1] and sum(r.shares) == 1
+    assert r.forced == sum(1 for _, b, _ in r.decision_rows if b == 1) and r.turns >= 0 and r.moves >= 0

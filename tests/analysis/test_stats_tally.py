@@ -1,6 +1,7 @@
 """`recycle stats`'s figures tallied game by game (analysis.statstally, analysis.statfigures) are the plain
 computation over the list of records (support/stats_oracle.py), byte for byte as JSON: summary.json's
-statistics, branching_by_index.csv's rows, the timing figures and the heuristics of an all-random batch.
+statistics, branching_by_index.csv's rows and the timing figures; and the heuristics of an all-random batch
+from the tally are those from its records (heuristics.RandomRuns the same).
 
 The games: deal_n (ties and draws), risky (run-time errors), high_card, block_rummy with a low decision
 limit (games stopped at a limit, with and without --include-limited), rummykruss (sampled atomic
@@ -15,7 +16,8 @@ from array import array
 
 import pytest
 
-from recycle.analysis.heuristics import heuristics, tally_heuristics
+from recycle.analysis.heuristics import RandomRuns, heuristics, tally_heuristics
+from recycle.analysis.runs import outcome_runs
 from recycle.analysis.statfigures import branching_rows, stats_of, timing_of
 from recycle.analysis.statstally import StatsTally
 from recycle.engine.algorithms import competition_ranks
@@ -45,8 +47,12 @@ def assert_same(records, players: int, *, lineup: str, rotate: bool = False, tea
     assert text(timing_of(tally)) == text(oracle.timing_stats(records))
     hk = {"players": players, "seed": 5, "has_shuffle_and_choice": True, "bootstrap": 60,
           "include_limited": include_limited}
-    want = text(oracle.heuristics(records, **hk))
-    assert text(heuristics(records, **hk)) == want
+    # the heuristics read an all-random batch through RandomRuns: the tally's must be the records' own
+    runs, of_tally = RandomRuns.of(outcome_runs(records, include_limited), players), RandomRuns.of_tally(tally)
+    for field in ("ties", "tied", "decided", "decided_p1"):
+        assert getattr(of_tally, field) == getattr(runs, field), field
+    assert of_tally.shares.tobytes() == runs.shares.tobytes() and of_tally.lengths.tobytes() == runs.lengths.tobytes()
+    want = text(heuristics(records, **hk))
     assert text(tally_heuristics(tally, seed=5, has_shuffle_and_choice=True, bootstrap=60)) == want
     return got
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from recycle.analysis import heuristics as heur
-from recycle.analysis.heuristics import HEURISTICS, NOT_APPLICABLE_AI, _entry, _game_length_score, _triangle
 from recycle.analysis.runs import (
     END_REASONS,
     LIMIT_REASONS,
@@ -256,85 +254,5 @@ def timing_stats(records: Sequence[RunRecord], wall_seconds: float | None = None
         out["decisions_per_second"] = (sum(r.decisions for r in records) / wall_seconds
                                        if wall_seconds > 0 else None)
     return out
-
-
-def heuristics(records: Sequence[RunRecord], *, players: int, seed: int, has_shuffle_and_choice: bool,
-               lmin: float = 5, lmax: float = 100, bootstrap: int = 1000, include_limited: bool = False,
-               other_batches: Iterable[Sequence[RunRecord]] = (), ai_records: Sequence[RunRecord] | None = None,
-               vs_records: Sequence[RunRecord] | None = None, ai_code: str | None = None) -> dict:
-    """§4 from the all-random batch R: Fairness, SeatFairness, NoTies, GameLength; and, given the all-AI batch M
-    (`ai_records`, with estimates) and the rotated AI-vs-random batch A (`vs_records`, AI kind `ai_code`), the
-    AI heuristics; without them those are not_applicable.  Every batch given counts for the reasonable gate."""
-    used = outcome_runs(records, include_limited)
-    N = len(used)
-    entries = {}
-    shares = np.array([r.known_shares[:players] for r in used], dtype=float).reshape(N, players)
-    na_reason = "one seat" if players < 2 else ("no used run" if N == 0 else None)
-
-    # Fairness: triangle of p1's win rate around 1/n, bootstrapped over R's runs
-    if na_reason:
-        entries["Fairness"] = _entry("Fairness", status="not_applicable", note=na_reason)
-        entries["SeatFairness"] = _entry("SeatFairness", status="not_applicable", note=na_reason)
-    else:
-        f = 1 / players
-        p1 = shares[:, 0]
-        tri = np.vectorize(lambda p: _triangle(p, f))
-        lo, hi = bootstrap_apply(N, boot_seed(seed, "heuristic.Fairness"), lambda idx: tri(p1[idx].mean(axis=1)),
-                                 bootstrap)
-        # Tied games split their shares, so a batch of draws looks perfectly fair: the note says how many
-        # games were tied and p1's win rate over the decided ones (one winner alone), with its interval.
-        tied = sum(1 for r in used if len(winners_of(r)) != 1)
-        note = f"p1 wins {float(p1.mean()):.3f}, fair share {f:.3f}"
-        decided = [r for r in used if len(winners_of(r)) == 1]
-        if tied:
-            d1 = sum(1 for r in decided if winners_of(r) == [0])
-            dlo, dhi = wilson(d1, len(decided))
-            note += (f"; {tied} of {N} games tied or without a winner (shares split)"
-                     + (f"; over the {len(decided)} decided games p1 wins {d1 / len(decided):.3f} "
-                        f"[{dlo:.3f}, {dhi:.3f}], fairness {_triangle(d1 / len(decided), f):.3f}"
-                        if decided else "; no decided game"))
-        entries["Fairness"] = _entry("Fairness", _triangle(float(p1.mean()), f), lo, hi, N, note=note)
-        entries["Fairness"]["tied"] = tied
-        entries["Fairness"]["decided"] = (
-            {"n": len(decided), "p1_wins": sum(1 for r in decided if winners_of(r) == [0]) / len(decided),
-             "value": _triangle(sum(1 for r in decided if winners_of(r) == [0]) / len(decided), f)}
-            if decided else None)
-
-        def seat_fair(w):
-            return 1 - np.abs(w - f).sum(axis=-1) / (2 * (1 - f))
-
-        lo, hi = bootstrap_apply(N, boot_seed(seed, "heuristic.SeatFairness"),
-                                 lambda idx: seat_fair(shares[idx].mean(axis=1)), bootstrap)
-        entries["SeatFairness"] = _entry("SeatFairness", float(seat_fair(shares.mean(axis=0))), lo, hi, N)
-
-    for name in ("MeaningfulMoves", "Drama", "Decisiveness", "Coolness", "Security", "Clarity", "Stability", "Order"):
-        entries[name] = _entry(name, status="not_applicable", note=NOT_APPLICABLE_AI)
-    if ai_records is not None:
-        entries.update(heur.ai_heuristics(ai_records, players=players, seed=seed, bootstrap=bootstrap,
-                                     include_limited=include_limited))
-    if vs_records is not None and ai_code is not None:
-        entries["Order"] = heur.order_heuristic(vs_records, ai_code, players=players, include_limited=include_limited)
-
-    if N == 0:
-        entries["NoTies"] = _entry("NoTies", status="not_applicable", note="no used run")
-        entries["GameLength"] = _entry("GameLength", status="not_applicable", note="no used run")
-    else:
-        ties = sum(1 for r in used if len(winners_of(r)) >= 2)
-        lo, hi = wilson(N - ties, N)
-        entries["NoTies"] = _entry("NoTies", 1 - ties / N, lo, hi, N, note=f"{ties} of {N} runs tied for first")
-        L = np.array([r.decisions for r in used], dtype=float)
-        gl = np.vectorize(lambda m: _game_length_score(m, lmin, lmax))
-        lo, hi = bootstrap_apply(N, boot_seed(seed, "heuristic.GameLength"), lambda idx: gl(L[idx].mean(axis=1)),
-                                 bootstrap)
-        entries["GameLength"] = _entry("GameLength", _game_length_score(float(L.mean()), lmin, lmax), lo, hi, N,
-                                       note=f"mean L {float(L.mean()):.1f}, bounds [{lmin:g}, {lmax:g}]")
-
-    all_records = list(records) + [r for batch in other_batches for r in batch]
-    all_records += list(ai_records or ()) + list(vs_records or ())
-    return heur.verdict([entries[name] for name in HEURISTICS], has_shuffle_and_choice=has_shuffle_and_choice,
-                        errors=sum(1 for r in all_records if r.end_reason == "error"),
-                        limited=sum(1 for r in all_records if r.end_reason in LIMIT_REASONS),
-                        params={"lmin": lmin, "lmax": lmax, "bootstrap": bootstrap,
-                                "include_limited": include_limited})
 
 

@@ -4,7 +4,8 @@ the statistics were tallied game by game).
 `recycle stats` tallies its figures game by game (recycle.analysis.statstally) so that its memory does not
 grow with the batch by whole records.  These are the straightforward computations the tally must equal byte
 for byte: analyze, branching_by_index and timing_stats of summary.json and its CSVs.  (The heuristics have
-their own record path in the product, analysis.heuristics.heuristics.)  They live in the tests because nothing in the product needs the list versions.
+their own record path in the product, analysis.heuristics.heuristics.)  They live in the tests because
+nothing in the product needs the list versions.
 """
 from __future__ import annotations
 

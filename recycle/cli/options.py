@@ -109,7 +109,7 @@ def add_limit_options(p: argparse.ArgumentParser, per_game: bool = True) -> None
 def step_seconds(text: str) -> float:
     """An argparse type: --max-step-time SECONDS, more than 0 and at most a day (engine.watchdog)."""
     try:
-        return check_seconds(text, "--max-step-time")
+        return check_seconds(text, "a step's CPU time")
     except UsageError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 

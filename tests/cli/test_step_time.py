@@ -106,6 +106,7 @@ def test_a_bad_limit_is_refused_in_one_line(capsys, choose_runaway, command, bad
     _out, err = capsys.readouterr()
     assert code == 2
     assert "--max-step-time" in err and len(err.strip().splitlines()) == 1
+    assert err.count("--max-step-time") == 1 and "a step's CPU time" in err  # the flag named once
 
 
 def test_a_tournament_goes_on_past_runaway_games(capsys, choose_runaway):

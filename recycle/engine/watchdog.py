@@ -120,6 +120,14 @@ def message(limit: float) -> str:
     return MESSAGE.format(limit=limit)
 
 
+def stopped(error) -> bool:
+    """Is this run-time error (a state's `error`) the watchdog's: a step stopped at its CPU-time limit?"""
+    return error is not None and error.cls == "limit" and error.message.startswith(_HEAD)
+
+
+_HEAD = MESSAGE[: MESSAGE.index("{")]
+
+
 def ensure() -> None:
     """Start this process's watchdog unless it runs (called once per game, never per decision)."""
     if _running[0]:

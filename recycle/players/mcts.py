@@ -131,6 +131,8 @@ class ISMCTSPlayer(SearchPlayer):
         for _ in range(iterations):
             if deadline is not None and done and clock() >= deadline:
                 break
+            if self._runaway and done >= len(real):  # each root option had its iteration (montecarlo's docstring)
+                break
             done += 1
             w = sample_world(prog, st, seat, rng)
             if w.status != WAITING or w.chooser != seat:
@@ -207,7 +209,10 @@ class ISMCTSPlayer(SearchPlayer):
         sign = -1 if prog.direction == "min" else 1
         stats = OptionStats(prog.n_players)
         real = option_keys(prog, st, seat)
+        self._runaway = False
         for _ in range(max(1, self.budget // 10)):
+            if self._runaway:  # the one option runs away: once is enough (montecarlo's docstring)
+                break
             w = sample_world(prog, st, seat, self.rng)
             if w.status != WAITING or w.chooser != seat:
                 continue
@@ -259,6 +264,8 @@ class PIMCPlayer(ISMCTSPlayer):
             for visits in range(share):  # visits: the iterations of this world so far
                 if stop is not None and visits and clock() >= stop:
                     break
+                if self._runaway and visits >= len(avail):  # each option had its iteration in this world
+                    break
                 done += 1
                 w = base.clone()
                 fresh = [i for i in avail if top[i].n == 0]
@@ -296,4 +303,6 @@ class PIMCPlayer(ISMCTSPlayer):
                 ch.avail += t.n
                 for k in range(n):
                     ch.w[k] += t.w[k]
+            if self._runaway:  # no further world: each would meet the runaway again
+                break
         return done

@@ -38,6 +38,13 @@ time is up.  A timed search depends on the machine's speed, so timed games are n
 reproducible from their seed (the budget alone keeps them so).  After each decision
 `last_iterations` (rounds for F, iterations for M and P) and `last_elapsed` (seconds) say how
 much searching was done; `clock` is the module's clock (`time.perf_counter`; tests replace it).
+
+Runaway playouts: a playout whose step the step-time watchdog stopped (engine.watchdog: the rules ran
+past `--max-step-time` of CPU without reaching a decision) costs that limit, 60 s by default.  A search
+that meets one finishes trying each option once (F: the round; M, P: until each root option has had an
+iteration) and stops there, so a decision costs at most one limit per option that runs away instead of
+one per playout; those options score nothing (an error), so the search avoids them when another
+option ends.  `runaways` counts such playouts.
 """
 from __future__ import annotations
 
@@ -48,6 +55,7 @@ from collections.abc import Sequence
 
 from ..engine.algorithms import competition_ranks
 from ..engine.state import DONE, FGT, LIMIT, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
+from ..engine.watchdog import stopped
 from .base import Player
 
 DEFAULT_PLAYOUTS = 10
@@ -258,6 +266,8 @@ class SearchPlayer(Player):
         self.simulations = 0  # playouts run (in total)
         self.limited = 0  # playouts that stopped at a limit
         self.errors = 0  # playouts that stopped on a run-time error
+        self.runaways = 0  # of those, playouts the step-time watchdog stopped (engine.watchdog)
+        self._runaway = False  # a playout of the current search ran away: finish the round and stop
 
     default_budget = 1
 
@@ -268,6 +278,7 @@ class SearchPlayer(Player):
     def _deadline(self) -> float | None:
         """When the search begun now must stop (None: no time limit); also starts `last_elapsed`."""
         self._t0 = clock()
+        self._runaway = False
         return None if self.move_time is None else self._t0 + self.move_time
 
     def _done(self, iterations: int) -> None:
@@ -278,6 +289,9 @@ class SearchPlayer(Player):
         self.simulations += 1
         if out is None:
             self.errors += 1
+            if stopped(s.error):
+                self.runaways += 1
+                self._runaway = True
         elif s.status == LIMIT:
             self.limited += 1
 
@@ -314,8 +328,8 @@ class FlatMonteCarloPlayer(SearchPlayer):
         deadline = self._deadline()
         done = 0
         for _ in range(k):
-            if deadline is not None and done and clock() >= deadline:
-                break
+            if done and (self._runaway or (deadline is not None and clock() >= deadline)):
+                break  # (after a runaway, every option has had its playout in this round: see the docstring)
             done += 1
             w = sample_world(prog, st, seat, rng)
             if w.status != WAITING or w.chooser != seat:

@@ -1,11 +1,13 @@
 """A runaway step inside a searching player's playouts (engine/watchdog.py): each playout that meets it is
-stopped at the step-time limit and counted as a playout ending in error; the search and the game go on."""
+stopped at the step-time limit and counted as a playout ending in error; the search tries each option once,
+stops there, and the game goes on."""
 from __future__ import annotations
 
 import pytest
 
 from recycle.engine import watchdog
 from recycle.engine.play import play_game
+from recycle.errors import GameRuntimeError
 from recycle.players.mcts import ISMCTSPlayer, PIMCPlayer
 from recycle.players.montecarlo import FlatMonteCarloPlayer
 from recycle.players.random_player import RandomPlayer
@@ -25,3 +27,31 @@ def test_a_runaway_in_a_playout_is_stopped_and_the_search_goes_on(kind):
     assert searcher.errors >= 1  # playouts stopped by the watchdog
     assert searcher.simulations > searcher.errors  # and others that ended
     assert res.outcome == "completed" and res.choices == [1]
+
+
+@pytest.mark.parametrize(("kind", "budget"), [(FlatMonteCarloPlayer, 40), (ISMCTSPlayer, 200), (PIMCPlayer, 200)])
+def test_a_search_meets_a_runaway_option_once(kind, budget):
+    # A big budget would otherwise pay the limit for every playout of the runaway option (40 x 0.3 s for F):
+    # the search finishes trying each option once, stops, and still avoids the runaway option.
+    prog = load(CHOOSE_RUNAWAY)
+    searcher = kind(budget=budget)
+    with watchdog.step_time_limit(LIMIT):
+        res = play_game(prog, 1, [searcher, RandomPlayer()])
+    assert searcher.runaways == 1 and searcher.errors == 1
+    assert searcher.last_iterations <= 2  # one round (F) or one iteration per option (M, P)
+    assert res.outcome == "completed" and res.choices == [1]
+
+
+def test_a_search_without_runaways_uses_its_whole_budget():
+    prog = load(CHOOSE_RUNAWAY.replace("(== (game sto X) 1)", "(== (game sto X) 3)"))  # no option runs away
+    searcher = FlatMonteCarloPlayer(budget=7)
+    with watchdog.step_time_limit(LIMIT):
+        play_game(prog, 1, [searcher, RandomPlayer()])
+    assert searcher.runaways == 0 and searcher.last_iterations == 7
+
+
+def test_only_the_watchdogs_error_counts_as_a_runaway():
+    assert watchdog.stopped(GameRuntimeError("limit", watchdog.message(0.3)))
+    assert not watchdog.stopped(GameRuntimeError("limit", "repeat count 200000 is more than MAX_REPEAT"))
+    assert not watchdog.stopped(GameRuntimeError("type", watchdog.message(0.3)))
+    assert not watchdog.stopped(None)

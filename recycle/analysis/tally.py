@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import math
 import sys
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, repeat
+from itertools import accumulate, chain, repeat
 
 from ..run.records import RunRecord
 from .runs import (
@@ -90,7 +91,7 @@ class CountedValues(Sequence):
     def __init__(self, counts: Counter) -> None:
         self.keys = sorted(counts)
         self.counts = [counts[k] for k in self.keys]
-        self.ends = list(_running(self.counts))
+        self.ends = list(accumulate(self.counts))  # the end of each value's run of copies
         self.n = self.ends[-1] if self.ends else 0
 
     def __len__(self) -> int:
@@ -103,14 +104,7 @@ class CountedValues(Sequence):
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        lo, hi = 0, len(self.ends)
-        while lo < hi:  # the first distinct value whose run of copies reaches past i
-            mid = (lo + hi) // 2
-            if self.ends[mid] > i:
-                hi = mid
-            else:
-                lo = mid + 1
-        return self.keys[lo]
+        return self.keys[bisect_right(self.ends, i)]  # the first value whose run of copies reaches past i
 
     def __iter__(self) -> Iterator:
         return chain.from_iterable(map(repeat, self.keys, self.counts))
@@ -130,13 +124,6 @@ class CountedValues(Sequence):
             return s / self.n
         except OverflowError:
             return int(s) // self.n
-
-
-def _running(counts: list[int]) -> Iterator[int]:
-    total = 0
-    for c in counts:
-        total += c
-        yield total
 
 
 def decided_wins_of(n: int, wins: Sequence[int]) -> dict:

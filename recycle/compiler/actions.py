@@ -262,22 +262,23 @@ def a_set(cx: Compiler, n: A.SetValue, sc):
                               f"        st.rec.set(st, slot, v)\n", ns)
 
 
-def _slot_src(cx: Compiler, target: A.Storage, sc, ss, sf, ns: dict) -> str:
+def _slot_src(cx: Compiler, target: A.Storage, sc, ss, sf, ns: dict, k: str = "") -> str:
     """The source of a storage cell's slot in a generated action: a constant, a player's slot indexed
-    in a table (the current player, a player variable), or else a call of refs.slot's closure."""
+    in a table (the current player, a player variable), or else a call of refs.slot's closure.
+    `k` ends the names it adds to ns (several actions' lines in one function: deferred.checks)."""
     if ss is not None:
         return str(ss)
     nc, name = cx.const(target.name, sc)
     if nc and target.owner_type not in (T.PILE, T.CARD):
         o = target.owner
         if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
-            ns["_tbl"] = tuple(refs.slot_table(cx, target, name)[1:])
-            return "_tbl[st.pcyc[-2]]"
+            ns[f"_tbl{k}"] = tuple(refs.slot_table(cx, target, name)[1:])
+            return f"_tbl{k}[st.pcyc[-2]]"
         if type(o) is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
-            ns["_tbl"] = tuple(refs.slot_table(cx, target, name)[1:])
-            return f"_tbl[env[{sc[o.name][1]}]]"
-    ns["_sf"] = sf
-    return "_sf(st, env)"
+            ns[f"_tbl{k}"] = tuple(refs.slot_table(cx, target, name)[1:])
+            return f"_tbl{k}[env[{sc[o.name][1]}]]"
+    ns[f"_sf{k}"] = sf
+    return f"_sf{k}(st, env)"
 
 
 def _pid_src(cx: Compiler, loc: A.Location, sc, ns: dict, name: str) -> str:
@@ -384,6 +385,26 @@ PM_INPUTS_LIMIT = 5000
 
 
 def a_incdec(cx: Compiler, n: A.IncDec, sc):
+    ns = {"SET": SET, "GameRuntimeError": GameRuntimeError, "too_big": values.too_big, "_span": n.span,
+          "_op": n.op}
+    # as a_set: written for this form, p_set inlined; sums grow a digit at a time, stored values keep
+    # them bounded
+    return _generated("incdec", incdec_sum(cx, n, sc, ns) +
+                      "    if not -_B < v < _B:\n"
+                      "        raise GameRuntimeError('limit', str(too_big(f'({_op} … {a})')), _span)\n"
+                      "    log = st.log\n"
+                      "    if log is not None:\n"
+                      "        log.append((SET, slot, old, v))\n"
+                      "    vals[slot] = v\n"
+                      "    if st.rec is not None:\n"
+                      "        st.rec.set(st, slot, v)\n", ns)
+
+
+def incdec_sum(cx: Compiler, n: A.IncDec, sc, ns: dict, k: str = "") -> str:
+    """The lines of `(inc|dec <cell> <amount>)` before its bound test, in a generated function of (st, env):
+    they set `slot`, `a`, `vals`, `old` and the sum `v`, each name ended by k, and add what they read to ns
+    (`_B` the bound).  The action (a_incdec) goes on to test and store v; a deferred option's check
+    (compiler.deferred) only tests it."""
     ss, sf = refs.slot(cx, n.target, sc)
     sign = 1 if n.op == "inc" else -1
     if n.amount is None:
@@ -393,23 +414,18 @@ def a_incdec(cx: Compiler, n: A.IncDec, sc):
         c, v = cx.const(n.amount, sc)
         af = None if c else cx.expr(n.amount, sc)
         amt = sign * v if c else 0
-    ns = {"SET": SET, "GameRuntimeError": GameRuntimeError, "too_big": values.too_big, "_span": n.span,
-          "_B": values.INT_BOUND, "_af": af, "_op": n.op}
-    # as a_set: written for this form, p_set inlined; sums grow a digit at a time, stored values keep
-    # them bounded
-    return _generated("incdec", f"    slot = {_slot_src(cx, n.target, sc, ss, sf, ns)}\n"
-                                f"    a = {amt if af is None else f'{sign} * _af(st, env)'}\n"
-                                f"    vals = st.vals\n"
-                                f"    old = vals[slot]\n"
-                                f"    v = old + a\n"
-                                f"    if not -_B < v < _B:\n"
-                                f"        raise GameRuntimeError('limit', str(too_big(f'({{_op}} … {{a}})')), _span)\n"
-                                f"    log = st.log\n"
-                                f"    if log is not None:\n"
-                                f"        log.append((SET, slot, old, v))\n"
-                                f"    vals[slot] = v\n"
-                                f"    if st.rec is not None:\n"
-                                f"        st.rec.set(st, slot, v)\n", ns)
+    ns.update({"_B": values.INT_BOUND, f"_af{k}": af})
+    if af is None:
+        a = str(amt)
+    elif type(n.amount) is A.Storage and (s_amt := refs.slot(cx, n.amount, sc)[0]) is not None:
+        a = f"{'-' if sign < 0 else ''}st.vals[{s_amt}]"  # a game's integer cell: read here, no call
+    else:
+        a = f"{sign} * _af{k}(st, env)"
+    return (f"    slot{k} = {_slot_src(cx, n.target, sc, ss, sf, ns, k)}\n"
+            f"    a{k} = {a}\n"
+            f"    vals{k} = st.vals\n"
+            f"    old{k} = vals{k}[slot{k}]\n"
+            f"    v{k} = old{k} + a{k}\n")
 
 
 def a_clear(cx: Compiler, n: A.Clear, sc):

@@ -30,7 +30,7 @@ from .ops import REDO
 from .recording import EventSink
 from .registry import Registry
 from .results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
-from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, LazyOption, Option, State
+from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, DeferredOption, LazyOption, Option, State
 from .streams import new_stream
 from .watchdog import StepTimeExceeded, ensure, max_step_time, message, watch
 
@@ -152,7 +152,13 @@ class Program(Registry):
             raise UsageError(f"apply(): option {i} out of range 0..{len(opts) - 1}")
         o = opts[i]
         made = None
-        if o.__class__ is not LazyOption:
+        ops: tuple = ()
+        body = None
+        if o.__class__ is DeferredOption:
+            # its body assigns cells only, from cells it does not assign: run where the ops would be
+            # replayed, it makes the same changes and a recorder hears the same events (no ops computed)
+            body = o.body
+        elif o.__class__ is not LazyOption:
             ops = o.ops
         elif st.rec is None and (made := o.take(st)) is not None:
             # the option's changes were made while its ops were computed: they are not undone and replayed
@@ -179,9 +185,12 @@ class Program(Registry):
         if made is None:
             redo = REDO
             try:
-                for op in ops:
-                    redo[op[0]](st, op)
-            except Exception as e:  # replaying a built option cannot fail
+                if body is not None:
+                    body(st, st.env)
+                else:
+                    for op in ops:
+                        redo[op[0]](st, op)
+            except Exception as e:  # replaying a built option cannot fail (nor making a deferred one)
                 raise InternalError(f"replaying option {i} failed: {e!r}") from e
         st.opts = None
         st.pc += 1

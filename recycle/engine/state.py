@@ -225,6 +225,20 @@ class LazyOption(Option):
         return (Option, (self.actions,))
 
 
+class DeferredOption(LazyOption):
+    """A LazyOption of a straight decision (compiler.deferred): its element is the option's body, which
+    changes only cells and reads only cells it does not change, so that it can run on any state waiting
+    at the decision, the home state or a copy of it: Program.apply runs it there, unlogged, when no
+    recorder listens (nothing computed, nothing kept)."""
+
+    __slots__ = ()
+
+    @property
+    def body(self):
+        """The option's changes as a function of (state, environment), run with the state's log."""
+        return self._elem
+
+
 class State:
     """The mutable state of one game (spec §1.3).  Clone with `clone()`; compare with `==`."""
 

@@ -31,6 +31,7 @@ from ..errors import InternalError
 from ..lang import ast as A
 from ..lang import values
 from ..lang.ast import T
+from ..lang.consts import walk
 from .actions import _generated, incdec_sum
 from .context import Compiler
 from .options import plain_owner
@@ -103,32 +104,72 @@ def check_of(cx: Compiler, clause, sc):
     return _generated("check", f"{src}    return {test}\n", ns)
 
 
-def option_builder(p, parts, checks, eager):
+def plan(cx: Compiler, clauses, sc) -> tuple | None:
+    """Per clause of a decision, (check_of's result, the guard to test): None when some clause cannot be
+    deferred.  A guard equal to the one of the clause before it and pure (testing it twice gives the
+    same value and draws nothing) is tested once for both (poker's "no bet to answer" opens two
+    clauses, "a bet to answer" the two others)."""
+    checks = [check_of(cx, c, sc) for c in clauses]
+    if any(c is None for c in checks):
+        return None
+    keys = [c.cond if type(c) is A.Guarded and pure(c.cond) else None for c in clauses]
+    return tuple(zip(checks, keys, strict=True))
+
+
+# Forms whose value, from one state, is the same each time and draws nothing: not `random`, nor the
+# tie-breaks of `max`/`min` (they draw from the game stream), nor a call (whose body is not looked at).
+PURE = frozenset({A.Compare, A.Logic, A.Not, A.Storage, A.Name, A.IntLit, A.Var, A.GameOwner, A.WhoRef,
+                  A.Arith, A.Size, A.Location})
+
+
+def pure(n) -> bool:
+    """Is this expression made only of PURE forms?"""
+    return all(type(x) in PURE for x in walk(n))
+
+
+def option_builder(p, parts, plan, eager):
     """items.straight_option_builder with deferred options, for a decision every clause of which can be
-    deferred: `parts` per clause (guard or None, body), `checks` per clause check_of's result, `eager`
-    the decision's straight_option_builder.  When a check fails, or there are more options than
-    Program.max_options, the options are listed by `eager`, from the start, running every body: it
-    fails where it always did, with the same changes made, or stops at the limit as it did (the
-    guards tested here change nothing)."""
-    clauses = tuple((cond, body, check) for (cond, body), check in zip(parts, checks, strict=True))
+    deferred: `parts` per clause (guard or None, body), `plan` as plan gives it, `eager` the decision's
+    straight_option_builder.  When a check fails, or there are more options than Program.max_options,
+    the options are listed by `eager`, from the start, running every body: it fails where it always
+    did, with the same changes made, or stops at the limit as it did (the guards tested here change
+    nothing)."""
+    conds = [cond for cond, _ in parts]
+    for i in range(1, len(conds)):
+        key = plan[i][1]
+        if key is not None and key == plan[i - 1][1]:
+            conds[i] = conds[i - 1]  # the same function: its value is reused below
+    clauses = tuple((cond, body, check) for cond, (_, body), (check, _) in zip(conds, parts, plan, strict=True))
 
     def build(st):
         opts: list[Option] = []
         env = st.env
         ctx = None
+        tested = holds = None
         for cond, body, check in clauses:
-            if cond is not None and not cond(st, env):
-                continue  # nothing logged: no option
+            if cond is not None:
+                if cond is not tested:
+                    tested = cond
+                    holds = cond(st, env)
+                if not holds:
+                    continue  # nothing logged: no option
             if check is not ALWAYS and not check(st, env):
                 return eager(st)
             if ctx is None:  # the decision's: shared by its options
                 ctx = (ref(st), st.decisions, st.pc, straight_ops)
-            opts.append(DeferredOption(ctx, body))
+            o = new(DeferredOption)  # (no __init__ call: its three slots set here)
+            o._ctx = ctx
+            o._elem = body
+            o._ops = None
+            opts.append(o)
         if len(opts) > p.max_options:
             return eager(st)
         p.branches = 0
         return opts
     return build
+
+
+new = object.__new__
 
 
 def straight_ops(st, ctx, body, keep: bool = False) -> tuple:

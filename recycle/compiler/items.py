@@ -101,15 +101,15 @@ class SampledOptions(list):
         self.estimate = max(float(f"{estimate:.12g}"), float(len(opts)))
 
 
-def option_builder(cx: Compiler, sims, lazy_before: int, checks=None):
+def option_builder(cx: Compiler, sims, lazy_before: int, plan=None):
     """The options of a decision from its top-level clause walks (§6.7); None past Program.max_options.
 
     `lazy_before`: Program.lazy_anys before the walks were compiled (more now: some `any` makes lazy options).
-    `checks`: per clause, how its option is listed without running it (deferred.check_of), or None."""
+    `plan`: how the options are listed without running the clauses (deferred.plan), or None."""
     has_atomic = cx.has_atomic
     p = cx.p
     if not has_atomic:
-        return plain_option_builder(p, sims, p.lazy_anys > lazy_before, checks)
+        return plain_option_builder(p, sims, p.lazy_anys > lazy_before, plan)
 
     def build(st):
         env = st.env
@@ -168,18 +168,18 @@ def option_builder(cx: Compiler, sims, lazy_before: int, checks=None):
     return build
 
 
-def plain_option_builder(p, sims, lazy: bool, checks=None):
+def plain_option_builder(p, sims, lazy: bool, plan=None):
     """option_builder for a game without atomic blocks: no sampling stream, no path budget, no estimate.
 
     `lazy`: some `any` of the walks makes lazy options (options.add_lazy) when it ends a path at once:
     it is told so by Program.lazy_finish, the `finish` of the decision being built.
-    `checks`: as option_builder's; a decision of straight clauses that can all be deferred lists its
+    `plan`: as option_builder's; a decision of straight clauses that can all be deferred lists its
     options without running them (compiler.deferred)."""
     parts = [getattr(s, "straight", None) for s in sims]
     if not lazy and all(x is not None for x in parts):
         eager = straight_option_builder(p, parts)
-        if checks is not None and all(c is not None for c in checks):
-            return deferred.option_builder(p, parts, checks, eager)
+        if plan is not None:
+            return deferred.option_builder(p, parts, plan, eager)
         return eager
     # a clause without a branch point is tested and run here, its option appended as `finish` would append
     # it (as straight_option_builder does): two calls fewer per such clause (Crazy Eights' draw and pass)
@@ -311,7 +311,7 @@ def gen_decision(cx: Compiler, clauses, span, sc, stages, what: str, optional: b
     nxt = pc + 1
     limit, step = p._limit, p._step
     ctx = f"while building the options of the {what} at {span}"
-    build = option_builder(cx, sims, lazy_before, [deferred.check_of(cx, c, sc) for c in clauses])
+    build = option_builder(cx, sims, lazy_before, deferred.plan(cx, clauses, sc))
     p.decision_sims[pc] = sims  # walked again, step by step, by a person building a big turn (players.stepwise)
     asked = cx.chooser_slot
 

@@ -169,3 +169,25 @@ def test_on_a_copy_after_the_decision_and_pickled():
     prog.apply(saved, 1)  # the ops replayed
     assert st == copy == saved
     assert st.vals == copy.vals == saved.vals
+
+
+RANDOM_GUARDS = make_game(items="""(stage player (end (>= (game sto N) 12)) (choice (
+    ((== (random 2) 0) (do ((set (game str MOVE) HEADS) (inc (game sto N) 1))))
+    ((== (random 2) 0) (do ((set (game str MOVE) TAILS) (inc (game sto N) 1))))
+    ((== (game sto N) (game sto N)) (inc (game sto N) 1))
+    ((== (game sto N) (game sto N)) (inc (game sto N) 2)))))""")
+
+
+def test_a_guard_is_tested_once_for_the_next_clause_only_when_pure(monkeypatch):
+    got = []
+    real = deferred.plan
+    monkeypatch.setattr(deferred, "plan", lambda cx, clauses, sc: (got.append(r := real(cx, clauses, sc)), r)[1])
+    prog = load(RANDOM_GUARDS)
+    [plan] = got
+    keys = [key for _, key in plan]
+    assert keys[0] is None and keys[1] is None  # `random` draws each time it is tested
+    assert keys[2] is not None and keys[2] == keys[3]  # tested once for both clauses
+    played = [play_game(prog, seed, [RandomPlayer(), RandomPlayer()]) for seed in range(30)]
+    assert {len(r.choices) for r in played} != {0}
+    eager(monkeypatch)
+    assert [play_game(load(RANDOM_GUARDS), seed, [RandomPlayer(), RandomPlayer()]) for seed in range(30)] == played

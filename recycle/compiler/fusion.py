@@ -32,6 +32,7 @@ from itertools import count
 from ..errors import InternalError
 from ..lang import ast as A
 from ..lang.ast import T
+from ..lang.consts import walk
 from . import boards
 from . import references as refs
 from .context import Compiler
@@ -276,6 +277,8 @@ class _Source:
                 return str(tbl[0])
             who = self.player(n.owner, sc)
             if who is not None:
+                if who.isdigit():  # a player written in (_unrolled): the pile id itself
+                    return str(tbl[1 + int(who)])
                 return f"{self.ref(tuple(tbl[1:]), '_k')}[{who}]"
         s, f = refs.location(self.cx, n, sc)
         return str(s) if s is not None else self.call(f)
@@ -389,13 +392,16 @@ def _storage(g: _Source, n: A.Storage, sc) -> str:
                 f" and {s} < _nvals else {g.ref(sv)}(st, {x})]")
     ss, sf = refs.slot(g.cx, n, sc)
     if ss is None and nc and (who := g.player(n.owner, sc)) is not None:
-        # as in _Source.location: the slot per player written in the code
-        return f"_vals[{g.ref(tuple(refs.slot_table(g.cx, n, name)[1:]), '_k')}[{who}]]"
+        # as in _Source.location: the slot per player written in the code (for a player written in, the slot)
+        tbl = tuple(refs.slot_table(g.cx, n, name)[1:])
+        return f"_vals[{tbl[int(who)]}]" if who.isdigit() else f"_vals[{g.ref(tbl, '_k')}[{who}]]"
     return f"_vals[{ss if ss is not None else g.call(sf)}]"
 
 
 def _loop(g: _Source, n, sc) -> str:
     """any / all / filter: a function of its own holding the loop, called with the collection."""
+    if (text := _unrolled(g, n, sc)) is not None:
+        return text
     coll = g.cards(n.coll, sc)
     s, sc2 = g.cx.bind(sc, n.var)
     pids = {"_e"} if _pile_ids(n.coll) else set()
@@ -423,6 +429,36 @@ def _loop(g: _Source, n, sc) -> str:
                           f"        if {test}:\n"
                           f"            {hit}\n"
                           f"    return {end}\n")
+
+
+# `any`/`all` over every player is written out, player by player, when there are at most this many players
+# and its test is one of these plain forms (no loop, no call: nothing reads the variable's slot).
+UNROLL_PLAYERS = 8
+_UNROLLED = frozenset({A.Compare, A.Logic, A.Not, A.Storage, A.Name, A.IntLit, A.Var, A.WhoRef, A.GameOwner,
+                       A.Size, A.Location})
+
+
+def _unrolled(g: _Source, n, sc) -> str | None:
+    """`(any|all player 'P test)` as the test of each player joined by `or`/`and`, in player order, each with
+    the player written in: the same value, tests made in the same order up to the same first decisive
+    one, and no function call nor loop (a stage's end test of poker, issue 16); None if not so simple."""
+    if (type(n) is not A.Quantifier or type(n.coll) is not A.AllOf or n.coll.what != "player"
+            or len(g.cx.all_p) > UNROLL_PLAYERS or any(type(x) not in _UNROLLED for x in walk(n.cond))):
+        return None
+    s, sc2 = g.cx.bind(sc, n.var)
+    local, varying = g.local, g.varying
+    # inside a loop function, a part reading the player differs from one player to the next: never kept
+    g.varying = None if varying is None else varying | {s}
+    tests = []
+    try:
+        for q in g.cx.all_p:
+            g.local = {**local, s: str(q)}
+            tests.append(g.src(n.cond, sc2))
+    finally:
+        g.local, g.varying = local, varying
+    if any(re.search(r"\benv\b", t) for t in tests):  # (the unrolled forms read no slot: defensive)
+        return None
+    return "(" + (" or " if n.quant == "any" else " and ").join(tests) + ")" if tests else repr(n.quant == "all")
 
 
 def _loop_function(g: _Source, name: str, coll: str, body: str) -> str:

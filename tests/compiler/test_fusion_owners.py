@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from recycle.compiler import driver, fusion
-from support.games import value_of
+from support.games import loc, value_of
 
 from .test_fusion import both
 
@@ -31,7 +31,15 @@ EXPRESSIONS = [
 ]
 
 
-@pytest.mark.parametrize("expr", EXPRESSIONS)
+# written out player by player (fusion._unrolled), and not (a player compared: a closure reads the slot)
+UNROLLED = [
+    "(all player 'P (or (> ('P sto S) 1) (== ('P str W) ASKED)))",
+    "(any player 'P (and (not (== ('P sto S) 5)) (> (size ('P iloc HAND)) (+ ((current player) sto S) 0))))",
+    "(any player 'P (and (== 'P (next player)) (== ('P sto S) 5)))",
+]
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS + UNROLLED)
 def test_a_fused_player_location_or_cell_has_the_value_of_its_closures(monkeypatch, expr):
     fused, closures = both(monkeypatch, lambda: value_of(expr, "", BEFORE, players=3)[2])
     assert fused == closures
@@ -56,10 +64,33 @@ def test_the_player_tables_are_written_in_the_code(monkeypatch):
                         raising=False)
     monkeypatch.setattr(driver, "FUSE", "always")
     monkeypatch.setattr(fusion, "MIN_NODES", 1)
+    monkeypatch.setattr(fusion, "UNROLL_PLAYERS", 0)  # the loop itself (unrolled: the next test)
     value_of("(any player 'P (== (size ('P iloc HAND)) 0))", "", BEFORE, players=3)
     text = "\n".join(sources)
     assert "_piles[_k" in text and "[_e]]" in text, text
     assert "env[" not in text, text  # no slot stored for a test reading only its element
+
+
+def test_a_test_of_every_player_is_written_out_player_by_player(monkeypatch):
+    """`any`/`all` over every player: each player's test with the player's own pile or cell written in, joined
+    by `or` / `and` in player order; no loop function, no table, no slot."""
+    sources = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    monkeypatch.setattr(driver, "FUSE", "always")
+    monkeypatch.setattr(fusion, "MIN_NODES", 1)
+    prog, _, v = value_of("(any player 'P (== (size ('P iloc HAND)) 0))", "", BEFORE, players=3)
+    assert v is True  # player 2 holds nothing
+    hands = [pid for pid in range(len(prog.pile_key)) if loc(prog, pid)[1:] == ("iloc", "HAND", 0)
+             and loc(prog, pid)[0] != "table"]
+    text = "\n".join(sources)
+    body = next(s for s in sources if "(not _piles[" in s)
+    assert "for _e" not in body and "_k" not in body and "env[" not in body, text
+    # p1's hand, then p2's, then p3's
+    assert " or ".join(f"(not _piles[{h}])" for h in hands) in body and len(hands) == 3, text
+    _, _, w = value_of("(all player 'P (!= ('P str W) ASKED))", "", BEFORE, players=3)
+    assert w is False  # player 2 was asked
 
 
 def test_a_small_guard_is_fused(monkeypatch):
@@ -75,6 +106,7 @@ def test_a_small_guard_is_fused(monkeypatch):
 
 
 def test_an_outer_variable_is_read_once_per_inner_loop(monkeypatch):
+    monkeypatch.setattr(fusion, "UNROLL_PLAYERS", 0)  # an inner loop over the players, not written out
     sources = []
     real = compile
     monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],

@@ -25,16 +25,14 @@ from __future__ import annotations
 
 from weakref import ref
 
-from ..engine.ops import UNDO
 from ..engine.state import DeferredOption, Option
-from ..errors import InternalError
 from ..lang import ast as A
 from ..lang import values
 from ..lang.ast import T
 from ..lang.consts import walk
 from .actions import _generated, incdec_sum
 from .context import Compiler
-from .options import plain_owner
+from .options import plain_owner, run_logged
 
 # A clause whose deferred body needs no check (its assignments cannot fail): check_of's result.
 ALWAYS = True
@@ -174,21 +172,5 @@ new = object.__new__
 
 def straight_ops(st, ctx, body, keep: bool = False) -> tuple:
     """The ops of a deferred option (LazyOption's ctx[3]): its body run from the decision's state st,
-    logged, then undone; with `keep`, left made (Program.apply taking the option)."""
-    saved = st.log, st.rec
-    st.rec = None
-    log: list[tuple] = []
-    st.log = log
-    try:
-        body(st, st.env)
-        ops = tuple(log)
-        if not keep:
-            undo = UNDO
-            while log:  # undo_to(st, 0), inlined
-                op = log.pop()
-                undo[op[0]](st, op)
-    except Exception as e:  # checked while the options were listed: it cannot fail (check_of)
-        raise InternalError(f"computing a deferred option failed: {e!r}") from e
-    finally:
-        st.log, st.rec = saved
-    return ops
+    logged, then undone; with `keep`, left made.  Checked while the options were listed: it cannot fail."""
+    return run_logged(st, st.env, body, (), keep, "a deferred option")

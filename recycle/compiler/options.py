@@ -301,10 +301,22 @@ def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
         env[x] = v
     old = env[s]
     env[s] = elem
+    try:  # a plain body cannot fail (lazy_parts)
+        return run_logged(st, env, plain, prefix, keep, "a lazily built option")
+    finally:
+        env[s] = old
+        if olds:
+            for x, v in olds:
+                env[x] = v
+
+
+def run_logged(st, env, body, prefix: tuple, keep: bool, what: str) -> tuple:
+    """The ops of `prefix` made again (as Program.apply replays an option) and of `body` run after them on
+    st, logged with no recorder listening; then undone, or with `keep` left made.  The body of a lazy or
+    deferred option (`what`), which cannot fail: an error is an internal one."""
     saved = st.log, st.rec
     st.rec = None
     if prefix:
-        # the changes of the path before the `any`, made again (as Program.apply replays an option) and logged
         redo = REDO
         for op in prefix:
             redo[op[0]](st, op)
@@ -313,21 +325,17 @@ def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
         log = []
     st.log = log
     try:
-        plain(st, env)
+        body(st, env)
         ops = tuple(log)
         if not keep:
             undo = UNDO
             while log:  # undo_to(st, 0), inlined
                 op = log.pop()
                 undo[op[0]](st, op)
-    except Exception as e:  # a plain body cannot fail (lazy_parts)
-        raise InternalError(f"computing a lazily built option failed: {e!r}") from e
+    except Exception as e:
+        raise InternalError(f"computing {what} failed: {e!r}") from e
     finally:
         st.log, st.rec = saved
-        env[s] = old
-        if olds:
-            for x, v in olds:
-                env[x] = v
     return ops
 
 

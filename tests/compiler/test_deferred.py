@@ -16,7 +16,7 @@ from recycle.errors import UsageError
 from recycle.lang.values import INT_BOUND
 from recycle.players.random_player import RandomPlayer
 from support.games import load, make_game
-from support.walks import walked
+from support.walks import random_decisions, walked
 
 # Betting as the corpus's poker games bet: a move cell set to a name, chips and a pot moved by a cell's
 # amount, a clause whose guard never holds.
@@ -48,15 +48,9 @@ def kinds(opts) -> list[str]:
 def test_bets_are_deferred_and_their_ops_are_the_walks():
     prog = load(BETS)
     seen = set()
-    for seed in range(30):
-        st = prog.new_game(seed)
-        rng = RandomPlayer()
-        rng.start(prog, 0, seed)
-        while st.status == WAITING:
-            assert [o.ops for o in st.opts] == walked(prog, st)
-            seen.add(tuple(kinds(st.opts)))
-            prog.apply(st, rng.choose(prog, st))
-        assert st.error is None
+    for st in random_decisions(prog, range(30)):
+        assert [o.ops for o in st.opts] == walked(prog, st)
+        seen.add(tuple(kinds(st.opts)))
     assert ("DeferredOption", "DeferredOption") in seen  # check or bet
     assert ("DeferredOption", "DeferredOption", "DeferredOption") in seen  # fold or call, or a bonus
 

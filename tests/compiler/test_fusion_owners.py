@@ -39,6 +39,15 @@ UNROLLED = [
 ]
 
 
+def generated(monkeypatch) -> list[str]:
+    """The list that the source of every fused function compiled from now on is appended to."""
+    sources: list[str] = []
+    real = compile
+    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
+                        raising=False)
+    return sources
+
+
 @pytest.mark.parametrize("expr", EXPRESSIONS + UNROLLED)
 def test_a_fused_player_location_or_cell_has_the_value_of_its_closures(monkeypatch, expr):
     fused, closures = both(monkeypatch, lambda: value_of(expr, "", BEFORE, players=3)[2])
@@ -58,10 +67,7 @@ def test_the_values_are_the_expected_ones(monkeypatch):
 
 def test_the_player_tables_are_written_in_the_code(monkeypatch):
     """No closure call left for the owner: the fused source indexes a constant table."""
-    sources = []
-    real = compile
-    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
-                        raising=False)
+    sources = generated(monkeypatch)
     monkeypatch.setattr(driver, "FUSE", "always")
     monkeypatch.setattr(fusion, "MIN_NODES", 1)
     monkeypatch.setattr(fusion, "UNROLL_PLAYERS", 0)  # the loop itself (unrolled: the next test)
@@ -74,10 +80,7 @@ def test_the_player_tables_are_written_in_the_code(monkeypatch):
 def test_a_test_of_every_player_is_written_out_player_by_player(monkeypatch):
     """`any`/`all` over every player: each player's test with the player's own pile or cell written in, joined
     by `or` / `and` in player order; no loop function, no table, no slot."""
-    sources = []
-    real = compile
-    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
-                        raising=False)
+    sources = generated(monkeypatch)
     monkeypatch.setattr(driver, "FUSE", "always")
     monkeypatch.setattr(fusion, "MIN_NODES", 1)
     prog, _, v = value_of("(any player 'P (== (size ('P iloc HAND)) 0))", "", BEFORE, players=3)
@@ -95,10 +98,7 @@ def test_a_test_of_every_player_is_written_out_player_by_player(monkeypatch):
 
 def test_a_small_guard_is_fused(monkeypatch):
     """Two fused nodes are enough (fusion.MIN_NODES): a card's attribute compared with a constant."""
-    sources = []
-    real = compile
-    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
-                        raising=False)
+    sources = generated(monkeypatch)
     assert fusion.MIN_NODES == 2
     _, _, v = value_of("(!= (cardatt RANK (top ((0 player) iloc HAND))) EIGHT)", "", BEFORE, players=3)
     assert v is True
@@ -107,10 +107,7 @@ def test_a_small_guard_is_fused(monkeypatch):
 
 def test_an_outer_variable_is_read_once_per_inner_loop(monkeypatch):
     monkeypatch.setattr(fusion, "UNROLL_PLAYERS", 0)  # an inner loop over the players, not written out
-    sources = []
-    real = compile
-    monkeypatch.setattr(fusion, "compile", lambda src, name, mode: (sources.append(src), real(src, name, mode))[1],
-                        raising=False)
+    sources = generated(monkeypatch)
     _, _, v = value_of(EXPRESSIONS[-3], "", BEFORE, players=3)
     assert list(v) == [0, 2, 3]  # hands of 3, 2 and 0 cards
     text = "\n".join(sources)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from recycle.compiler import deferred, items
 from recycle.compiler.options import _walk_clauses
-from recycle.engine.state import WAITING
-from recycle.players.random_player import RandomPlayer
 from support.games import load, make_game
+from support.walks import random_decisions
 
 BETS = make_game(items="""(stage player
   (end (>= (game sto TURNS) 6))
@@ -43,12 +42,7 @@ def test_straight_clauses_give_the_options_of_the_walk(monkeypatch):
     prog = load(BETS)
     assert used == [5]
     counts = set()
-    for seed in range(40):
-        st = prog.new_game(seed)
-        rng = RandomPlayer()
-        rng.start(prog, 0, seed)
-        while st.status == WAITING:
-            assert [o.ops for o in st.opts] == walked(prog, st)
-            counts.add(len(st.opts))
-            prog.apply(st, rng.choose(prog, st))
+    for st in random_decisions(prog, range(40)):
+        assert [o.ops for o in st.opts] == walked(prog, st)
+        counts.add(len(st.opts))
     assert counts == {2, 3}  # with and without the bet the pot still allows

@@ -6,7 +6,9 @@ from __future__ import annotations
 from recycle.compiler import compile_game
 from recycle.compiler.options import _walk_clauses
 from recycle.engine.ops import undo_to
+from recycle.engine.state import WAITING
 from recycle.lang import parse_game
+from recycle.players.random_player import RandomPlayer
 
 DECK = "(RANK (A, TWO, THREE, FOUR, FIVE)) (SUIT (H, S, C))"
 DEAL = "(all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))"
@@ -36,3 +38,16 @@ def walked(prog, st) -> list[tuple]:
     undo_to(st2, 0)
     assert st2 == st  # the walk left the state as it was
     return out
+
+
+def random_decisions(prog, seeds):
+    """Every decision of one random game per seed (seat 0's random player choosing for every seat): the state
+    waiting at it, given to the caller before the choice is applied; the finished states are not given."""
+    for seed in seeds:
+        st = prog.new_game(seed)
+        rng = RandomPlayer()
+        rng.start(prog, 0, seed)
+        while st.status == WAITING:
+            yield st
+            prog.apply(st, rng.choose(prog, st))
+        assert st.error is None, st.error.format()

@@ -74,12 +74,14 @@ each image format when Graphviz's `dot` runs; without it one warning goes to std
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import networkx as nx
+
+from ..errors import cut_text
+from ..run.transcript import TranscriptFile, printable
 
 __all__ = [
     "CATEGORY_NAMES", "CATEGORY_ORDER", "CLASS_OF_KEYWORD", "FlowGraph", "build_flow", "collapse_families",
@@ -154,6 +156,61 @@ def _location(loc) -> tuple:
     return (owner, kw, str(name), int(index))
 
 
+def _location_problem(loc) -> str | None:
+    """Why a location read from a file is not one `_location` takes, or None."""
+    if not isinstance(loc, list) or len(loc) not in (3, 4):
+        return "is not a location [owner, keyword, name, index]"
+    owner, kw, name = loc[0], loc[1], loc[2]
+    index = loc[3] if len(loc) == 4 else None
+    if not (owner == "table" or (isinstance(owner, str) and len(owner) <= _MAX_OWNER and _OWNER.match(owner))):
+        return "has an owner that is neither 'table' nor a player p1, p2, …"
+    if not (isinstance(kw, str) and kw in CLASS_OF_KEYWORD):
+        return f"has a keyword that is not one of {', '.join(CLASS_OF_KEYWORD)}"
+    if not isinstance(name, str):
+        return "has a name that is not a string"
+    if index is not None and not (isinstance(index, int) and not isinstance(index, bool) and index >= 0):
+        return "has an index that is not a whole number"
+    return None
+
+
+_MAX_OWNER = 8  # "p" and up to seven digits: far past any player count, short enough to convert at once
+_FLOW_LOCATIONS = {"move": ("from", "to"), "remember": ("from", "to"), "swap": ("a", "b"), "create": ("to",)}
+
+
+def _flow_part(ev: dict) -> dict | str | None:
+    """What add_event reads of a transcript line, checked: a smaller event with the same effect,
+    None for a line that changes nothing, or why the line cannot be used (a message)."""
+    t = ev["type"]
+    keys = _FLOW_LOCATIONS.get(t)
+    if keys is None:
+        return None
+    part: dict = {"type": t}
+    for k in keys:
+        problem = _location_problem(ev.get(k))
+        if problem:
+            return f"the {k!r} of this {t} event {problem}: {_short(ev.get(k))}"
+        part[k] = ev[k]
+    # The graph reads only how many cards a swap or create names: a range of that length stands in
+    # for each list, so a long run keeps no card ids in memory.
+    lists = ("a_to_b", "b_to_a") if t == "swap" else ("cards",) if t == "create" else ()
+    for k in lists:
+        cards = ev.get(k)
+        if cards is not None and not isinstance(cards, list):
+            return f"the {k!r} of this {t} event is not a list of cards: {_short(cards)}"
+        part[k] = range(len(cards or ()))
+    if t == "create":
+        deck = ev.get("deck", "DEFAULT")
+        if not isinstance(deck, str):
+            return f"the 'deck' of this create event is not a name: {_short(deck)}"
+        part["deck"] = deck
+    return part
+
+
+def _short(v) -> str:
+    """A value from a file, cut short and with control characters escaped, for a message."""
+    return cut_text(printable(repr(v)), 40)
+
+
 # ---------------------------------------------------------------- builder
 
 
@@ -220,9 +277,23 @@ class FlowGraph:
         return self
 
     def add_transcript(self, path: str | Path) -> FlowGraph:
-        """Add the run recorded in a `full` JSON Lines transcript (§5), one event per line."""
-        with open(path, encoding="utf-8") as f:
-            return self.add_run(json.loads(line) for line in f if line.strip())
+        """Add the run recorded in a `full` JSON Lines transcript (§5), one event per line.
+
+        The file is read as `recycle replay` reads it, within the same bounds (docs/limits.md); a file
+        that is not a transcript, or an event the graph cannot use, is a UsageError naming the file and
+        line, and the graph is left as it was."""
+        with TranscriptFile(path) as tf:
+            head, _ = tf.header()
+            # The whole file is checked before the graph changes: a run cut short by a bad line would
+            # otherwise be counted as a run.  Only what the graph reads is kept of each event.
+            events = [head]
+            for ev in tf.events():
+                kept = _flow_part(ev)
+                if isinstance(kept, str):
+                    raise tf.fail(kept)
+                if kept is not None:
+                    events.append(kept)
+        return self.add_run(events)
 
     # -- events
 

@@ -177,33 +177,35 @@ _MAX_OWNER = 8  # "p" and up to seven digits: far past any player count, short e
 _FLOW_LOCATIONS = {"move": ("from", "to"), "remember": ("from", "to"), "swap": ("a", "b"), "create": ("to",)}
 
 
-def _flow_part(ev: dict) -> dict | str | None:
-    """What add_event reads of a transcript line, checked: a smaller event with the same effect,
-    None for a line that changes nothing, or why the line cannot be used (a message)."""
+def _flow_op(ev: dict, keys: dict) -> tuple | str | None:
+    """What add_event reads of a transcript line, checked: the op FlowGraph._apply applies, None for a
+    line that changes nothing, or why the line cannot be used (a message).
+
+    An op holds location keys and card counts only, each key shared through `keys` by every op that
+    names its location, so a long transcript keeps little in memory while it is checked."""
     t = ev["type"]
-    keys = _FLOW_LOCATIONS.get(t)
-    if keys is None:
+    fields = _FLOW_LOCATIONS.get(t)
+    if fields is None:
         return None
-    part: dict = {"type": t}
-    for k in keys:
+    locs = []
+    for k in fields:
         problem = _location_problem(ev.get(k))
         if problem:
             return f"the {k!r} of this {t} event {problem}: {_short(ev.get(k))}"
-        part[k] = ev[k]
-    # The graph reads only how many cards a swap or create names: a range of that length stands in
-    # for each list, so a long run keeps no card ids in memory.
-    lists = ("a_to_b", "b_to_a") if t == "swap" else ("cards",) if t == "create" else ()
-    for k in lists:
+        key = _location(ev[k])
+        locs.append(keys.setdefault(key, key))
+    counts = []
+    for k in ("a_to_b", "b_to_a") if t == "swap" else ("cards",) if t == "create" else ():
         cards = ev.get(k)
         if cards is not None and not isinstance(cards, list):
             return f"the {k!r} of this {t} event is not a list of cards: {_short(cards)}"
-        part[k] = range(len(cards or ()))
+        counts.append(len(cards or ()))
     if t == "create":
         deck = ev.get("deck", "DEFAULT")
         if not isinstance(deck, str):
             return f"the 'deck' of this create event is not a name: {_short(deck)}"
-        part["deck"] = deck
-    return part
+        return (t, locs[0], keys.setdefault(deck, deck), counts[0])
+    return (t, *locs, *counts)
 
 
 def _short(v) -> str:
@@ -285,15 +287,21 @@ class FlowGraph:
         with TranscriptFile(path) as tf:
             head, _ = tf.header()
             # The whole file is checked before the graph changes: a run cut short by a bad line would
-            # otherwise be counted as a run.  Only what the graph reads is kept of each event.
-            events = [head]
+            # otherwise be counted as a run.
+            ops: list[tuple] = []
+            keys: dict = {}
             for ev in tf.events():
-                kept = _flow_part(ev)
-                if isinstance(kept, str):
-                    raise tf.fail(kept)
-                if kept is not None:
-                    events.append(kept)
-        return self.add_run(events)
+                op = _flow_op(ev, keys)
+                if isinstance(op, str):
+                    raise tf.fail(op)
+                if op is not None:
+                    ops.append(op)
+        self.begin_run()
+        self._header(head)
+        for op in ops:
+            self._apply(op)
+        self.end_run()
+        return self
 
     # -- events
 
@@ -306,24 +314,38 @@ class FlowGraph:
             self._flow(_location(ev["from"]), _location(ev["to"]), 1, "move")
         elif t == "swap":
             a, b = _location(ev["a"]), _location(ev["b"])
-            if ev.get("a_to_b"):
-                self._flow(a, b, len(ev["a_to_b"]), "swap")
-            if ev.get("b_to_a"):
-                self._flow(b, a, len(ev["b_to_a"]), "swap")
+            self._swap(a, b, len(ev.get("a_to_b") or ()), len(ev.get("b_to_a") or ()))
         elif t == "remember":
             self._flow(_location(ev["from"]), _location(ev["to"]), 1, "remember")
         elif t == "create":
-            key = _location(ev["to"])
-            node = self._node(key)
-            node["start"] = True
-            deck = str(ev.get("deck", "DEFAULT"))
-            if deck not in node["decks"]:
-                node["decks"].append(deck)
-            node["cards_in"] += len(ev.get("cards") or ())
-            self._decks.add(deck)
-            self._run_decks.add(deck)
+            self._create(_location(ev["to"]), str(ev.get("deck", "DEFAULT")), len(ev.get("cards") or ()))
         elif t == "header":
             self._header(ev)
+
+    def _apply(self, op: tuple) -> None:
+        """Apply an op of _flow_op to the open run, as add_event applies the event it came from."""
+        kind = op[0]
+        if kind == "create":
+            self._create(op[1], op[2], op[3])
+        elif kind == "swap":
+            self._swap(op[1], op[2], op[3], op[4])
+        else:  # move, remember
+            self._flow(op[1], op[2], 1, kind)
+
+    def _swap(self, a: tuple, b: tuple, a_to_b: int, b_to_a: int) -> None:
+        if a_to_b:
+            self._flow(a, b, a_to_b, "swap")
+        if b_to_a:
+            self._flow(b, a, b_to_a, "swap")
+
+    def _create(self, key: tuple, deck: str, cards: int) -> None:
+        node = self._node(key)
+        node["start"] = True
+        if deck not in node["decks"]:
+            node["decks"].append(deck)
+        node["cards_in"] += cards
+        self._decks.add(deck)
+        self._run_decks.add(deck)
 
     def _header(self, ev: Mapping) -> None:
         if self.game is None and ev.get("game") is not None:

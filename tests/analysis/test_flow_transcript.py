@@ -44,7 +44,11 @@ def _refused(path) -> str:
 
 def test_a_good_transcript_gives_the_graph_of_its_events(tmp_path):
     swap = {"type": "swap", "a": HAND1, "b": HAND2, "a_to_b": ["DEFAULT#0"], "b_to_a": []}
-    events = [HEADER, CREATE, MOVE, swap, {"type": "turn", "seat": 0}]
+    both = {"type": "swap", "a": HAND2, "b": ["p2", "vloc", "TABLE"], "a_to_b": ["DEFAULT#0"],
+            "b_to_a": ["DEFAULT#1", "DEFAULT#2"]}
+    extra = {"type": "create", "deck": "EXTRA", "to": STOCK, "cards": [{"card": "EXTRA#0", "att": {}}]}
+    seen = {"type": "remember", "card": "DEFAULT#1", "from": HAND2, "to": ["table", "mem", "SEEN", None]}
+    events = [HEADER, CREATE, extra, MOVE, swap, both, seen, MOVE, {"type": "turn", "seat": 0}]
     live = FlowGraph().add_run(events)
     read = FlowGraph().add_transcript(_write(tmp_path, *events))
     assert read.graph().nodes(data=True) == live.graph().nodes(data=True)

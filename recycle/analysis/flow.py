@@ -74,12 +74,14 @@ each image format when Graphviz's `dot` runs; without it one warning goes to std
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import networkx as nx
+
+from ..errors import cut_text
+from ..run.transcript import TranscriptFile, printable
 
 __all__ = [
     "CATEGORY_NAMES", "CATEGORY_ORDER", "CLASS_OF_KEYWORD", "FlowGraph", "build_flow", "collapse_families",
@@ -154,6 +156,63 @@ def _location(loc) -> tuple:
     return (owner, kw, str(name), int(index))
 
 
+def _location_problem(loc) -> str | None:
+    """Why a location read from a file is not one `_location` takes, or None."""
+    if not isinstance(loc, list) or len(loc) not in (3, 4):
+        return "is not a location [owner, keyword, name, index]"
+    owner, kw, name = loc[0], loc[1], loc[2]
+    index = loc[3] if len(loc) == 4 else None
+    if not (owner == "table" or (isinstance(owner, str) and len(owner) <= _MAX_OWNER and _OWNER.match(owner))):
+        return "has an owner that is neither 'table' nor a player p1, p2, …"
+    if not (isinstance(kw, str) and kw in CLASS_OF_KEYWORD):
+        return f"has a keyword that is not one of {', '.join(CLASS_OF_KEYWORD)}"
+    if not isinstance(name, str):
+        return "has a name that is not a string"
+    if index is not None and not (isinstance(index, int) and not isinstance(index, bool) and index >= 0):
+        return "has an index that is not a whole number"
+    return None
+
+
+_MAX_OWNER = 8  # "p" and up to seven digits: far past any player count, short enough to convert at once
+_FLOW_LOCATIONS = {"move": ("from", "to"), "remember": ("from", "to"), "swap": ("a", "b"), "create": ("to",)}
+
+
+def _flow_op(ev: dict, keys: dict) -> tuple | str | None:
+    """What add_event reads of a transcript line, checked: the op FlowGraph._apply applies, None for a
+    line that changes nothing, or why the line cannot be used (a message).
+
+    An op holds location keys and card counts only, each key shared through `keys` by every op that
+    names its location, so a long transcript keeps little in memory while it is checked."""
+    t = ev["type"]
+    fields = _FLOW_LOCATIONS.get(t)
+    if fields is None:
+        return None
+    locs = []
+    for k in fields:
+        problem = _location_problem(ev.get(k))
+        if problem:
+            return f"the {k!r} of this {t} event {problem}: {_short(ev.get(k))}"
+        key = _location(ev[k])
+        locs.append(keys.setdefault(key, key))
+    counts = []
+    for k in ("a_to_b", "b_to_a") if t == "swap" else ("cards",) if t == "create" else ():
+        cards = ev.get(k)
+        if cards is not None and not isinstance(cards, list):
+            return f"the {k!r} of this {t} event is not a list of cards: {_short(cards)}"
+        counts.append(len(cards or ()))
+    if t == "create":
+        deck = ev.get("deck", "DEFAULT")
+        if not isinstance(deck, str):
+            return f"the 'deck' of this create event is not a name: {_short(deck)}"
+        return (t, locs[0], keys.setdefault(deck, deck), counts[0])
+    return (t, *locs, *counts)
+
+
+def _short(v) -> str:
+    """A value from a file, cut short and with control characters escaped, for a message."""
+    return cut_text(printable(repr(v)), 40)
+
+
 # ---------------------------------------------------------------- builder
 
 
@@ -220,9 +279,29 @@ class FlowGraph:
         return self
 
     def add_transcript(self, path: str | Path) -> FlowGraph:
-        """Add the run recorded in a `full` JSON Lines transcript (§5), one event per line."""
-        with open(path, encoding="utf-8") as f:
-            return self.add_run(json.loads(line) for line in f if line.strip())
+        """Add the run recorded in a `full` JSON Lines transcript (§5), one event per line.
+
+        The file is read as `recycle replay` reads it, within the same bounds (docs/limits.md); a file
+        that is not a transcript, or an event the graph cannot use, is a UsageError naming the file and
+        line, and the graph is left as it was."""
+        with TranscriptFile(path) as tf:
+            head, _ = tf.header()
+            # The whole file is checked before the graph changes: a run cut short by a bad line would
+            # otherwise be counted as a run.
+            ops: list[tuple] = []
+            keys: dict = {}
+            for ev in tf.events():
+                op = _flow_op(ev, keys)
+                if isinstance(op, str):
+                    raise tf.fail(op)
+                if op is not None:
+                    ops.append(op)
+        self.begin_run()
+        self._header(head)
+        for op in ops:
+            self._apply(op)
+        self.end_run()
+        return self
 
     # -- events
 
@@ -235,24 +314,38 @@ class FlowGraph:
             self._flow(_location(ev["from"]), _location(ev["to"]), 1, "move")
         elif t == "swap":
             a, b = _location(ev["a"]), _location(ev["b"])
-            if ev.get("a_to_b"):
-                self._flow(a, b, len(ev["a_to_b"]), "swap")
-            if ev.get("b_to_a"):
-                self._flow(b, a, len(ev["b_to_a"]), "swap")
+            self._swap(a, b, len(ev.get("a_to_b") or ()), len(ev.get("b_to_a") or ()))
         elif t == "remember":
             self._flow(_location(ev["from"]), _location(ev["to"]), 1, "remember")
         elif t == "create":
-            key = _location(ev["to"])
-            node = self._node(key)
-            node["start"] = True
-            deck = str(ev.get("deck", "DEFAULT"))
-            if deck not in node["decks"]:
-                node["decks"].append(deck)
-            node["cards_in"] += len(ev.get("cards") or ())
-            self._decks.add(deck)
-            self._run_decks.add(deck)
+            self._create(_location(ev["to"]), str(ev.get("deck", "DEFAULT")), len(ev.get("cards") or ()))
         elif t == "header":
             self._header(ev)
+
+    def _apply(self, op: tuple) -> None:
+        """Apply an op of _flow_op to the open run, as add_event applies the event it came from."""
+        kind = op[0]
+        if kind == "create":
+            self._create(op[1], op[2], op[3])
+        elif kind == "swap":
+            self._swap(op[1], op[2], op[3], op[4])
+        else:  # move, remember
+            self._flow(op[1], op[2], 1, kind)
+
+    def _swap(self, a: tuple, b: tuple, a_to_b: int, b_to_a: int) -> None:
+        if a_to_b:
+            self._flow(a, b, a_to_b, "swap")
+        if b_to_a:
+            self._flow(b, a, b_to_a, "swap")
+
+    def _create(self, key: tuple, deck: str, cards: int) -> None:
+        node = self._node(key)
+        node["start"] = True
+        if deck not in node["decks"]:
+            node["decks"].append(deck)
+        node["cards_in"] += cards
+        self._decks.add(deck)
+        self._run_decks.add(deck)
 
     def _header(self, ev: Mapping) -> None:
         if self.game is None and ev.get("game") is not None:

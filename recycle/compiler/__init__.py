@@ -42,7 +42,8 @@ Modules (each form is a function `(cx: Compiler, node, scope) -> closure`):
                 pass, create deck / board.
 * `references`  locations, piles, cards, owners and storage cells (helpers, not forms).
 * `expressions` values: literals, variables, storage, arithmetic, scores, logic, players.
-* `collections` piles and collections: set operations, filter, sort, slices, runs, folds.
+* `collection_forms` piles and collections: set operations, filter, sort, slices, runs,
+                folds (not `collections`, which would shadow the standard library's name).
 * `boards`      board queries (E1).
 * `fusion`      expressions fused into generated Python functions (one call per loop instead
                 of one closure per node, loop-invariant parts once per loop), for the games

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from . import actions, atomic, boards, clauses, collections, definitions, expressions, items, melds, options, turns
+from . import actions, atomic, boards, clauses, collection_forms, definitions, expressions, items, melds, options, turns
 from .context import Forms
 
 F = TypeVar("F")
@@ -27,8 +27,8 @@ def _merge(*tables: dict[type, F]) -> dict[type, F]:
     return out
 
 
-EXPRESSIONS = _merge(expressions.FORMS, collections.FORMS, boards.FORMS, melds.FORMS, definitions.EXPRESSIONS,
-                     turns.EXPRESSIONS)
+EXPRESSIONS = _merge(expressions.FORMS, collection_forms.FORMS, boards.FORMS, melds.FORMS,
+                     definitions.EXPRESSIONS, turns.EXPRESSIONS)
 CLAUSES = _merge(clauses.FORMS, atomic.CLAUSES, definitions.CLAUSES)  # a clause missing here is an action
 ACTIONS = _merge(actions.FORMS)
 SIMS = _merge(options.FORMS, atomic.SIMS, definitions.SIMS)  # only clauses with a branch point (context._branches)

@@ -264,10 +264,13 @@ class Program(Registry):
         rec.final = (st.status, r)  # play_game returns this instead of building it again
         if not rec.decisions:
             return
+        # The event gets lists of its own: a recorder that edits them must not change the result
+        # play_game returns (rec.final), nor the caller's edits of that result the recorded event.
         ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
-              "scores": r.scores, "ranks": r.ranks, "win_share": r.shares, "error": r.error.text if r.error else None}
+              "scores": _copy(r.scores), "ranks": _copy(r.ranks), "win_share": _copy(r.shares),
+              "error": r.error.text if r.error else None}
         if r.hands:  # a match: the scores above are the match's, these each hand's
-            ev["hands"] = r.hands
+            ev["hands"] = [list(h) for h in r.hands]
         rec.raw(ev)
 
     def finish(self, st: State) -> None:
@@ -346,6 +349,10 @@ class Program(Registry):
     def determinize(self, st: State, p: int, rng: random.Random) -> State:
         """A state from p's information set (§17.4); see visibility.determinize."""
         return _visibility.determinize(self, st, p, rng)
+
+
+def _copy(xs: list | None) -> list | None:
+    return None if xs is None else list(xs)
 
 
 watch(Program.run)  # each call is one engine step, timed by engine.watchdog

@@ -17,7 +17,8 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from ..errors import Diagnostic, InternalError, LoadError, Span
-from .check import check_game
+from .check import check_game, judge_trial
+from .check.definitions import MAX_EXPANDED_FORMS
 from .sexprs import MAX_DEPTH, Atom, SList
 from .source import SourceFile
 from .values import MAX_INT_DIGITS
@@ -263,10 +264,16 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 # or too few items, or an action where a condition belongs, counts against its place), then the
 # layout (a `)` added at the end of the right line makes the lines that start in one column equally
 # deep), then the earliest place.  Places are tried line by line, the lines the layout likes best
-# first, until one without errors is found and no line as well laid out is left, or TRIALS run out.
+# first, until one without errors is found and no line as well laid out is left, or the budget runs out.
+#
+# The budget counts work, not time: each trial costs the tokens it rebuilds and checks plus the forms
+# its uses of definitions expand (each use is checked anew, so a few lines can expand to
+# MAX_EXPANDED_FORMS on every trial).  A trial starts only while the work spent and the dearest trial
+# so far fit in WORK, so the search does at most WORK, and at most MAX_EXPANDED_FORMS more when one
+# trial expands more than any before it.
 
 TRIALS = 600  # checks tried at most for one missing `)`: under 2 s on the largest corpus game (3,000 tokens)
-WORK = 2_000_000  # tokens read over all trials at most: a larger file gets fewer trials, a huge one none
+WORK = 2_000_000  # tokens read and forms expanded over all trials: a larger game gets fewer trials, a huge one none
 
 
 def _line_costs(toks: list[Token]) -> tuple[list[int], list[int]]:
@@ -388,24 +395,29 @@ def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
     starts, costs = _line_costs(toks)
     order = sorted(range(len(starts)), key=lambda k: (costs[k], k))
     best: tuple[tuple[int, int, int, int], int] | None = None
-    trials = 0
-    most = min(TRIALS, WORK // max(1, len(toks)))
+    trials = spent = 0
+    dearest = len(toks)  # the work of the dearest trial so far, and what the next one is assumed to cost
+
+    def room() -> bool:
+        return trials < TRIALS and spent + dearest <= WORK
+
     for k in order:
-        if trials >= most or (best is not None and best[0][0] == 0 and costs[k] > best[0][1]):
+        if not room() or (best is not None and best[0][0] == 0 and costs[k] > best[0][1]):
             break
         end = starts[k + 1] if k + 1 < len(starts) else len(toks)
         # A `)` anywhere in a run of `)` gives the same forms: it is tried after the run only.
         for at in range(starts[k] + 1, end + 1):
             if (at < len(toks) and toks[at].type == "RPAR") or toks[at - 1].type == "LPAR":
                 continue
-            if trials >= most:
+            if not room():
                 break
             try:
-                _, errors, _ = check_game(src, _with_paren(toks, atoms, spans, at), [], {})
-                score = len(errors)
+                score, expanded = judge_trial(src, _with_paren(toks, atoms, spans, at))
             except Exception:  # a trial the checker cannot judge is simply a bad place
-                score = len(toks)
+                score, expanded = len(toks), MAX_EXPANDED_FORMS  # its work unknown: the most it could be
             trials += 1
+            spent += len(toks) + expanded
+            dearest = max(dearest, len(toks) + expanded)
             key = (score, costs[k], int(at >= 2 and toks[at - 2].type == "LPAR"), at)
             if best is None or key < best[0]:
                 best = (key, at)

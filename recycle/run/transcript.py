@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeGuard
 
@@ -185,13 +186,18 @@ class TranscriptFile:
             raise self.fail(problem)
         return head, self.lineno
 
-    def rest(self) -> tuple[list[dict], list[int]]:
-        """The lines after the header, each checked, and their line numbers."""
-        lines, linenos = [], []
+    def events(self) -> Iterator[dict]:
+        """The lines after the header, each checked, one at a time (`lineno` is the line of the last)."""
         while (obj := self.next_object()) is not None:
             problem = _line_problem(obj)
             if problem:
                 raise self.fail(problem)
+            yield obj
+
+    def rest(self) -> tuple[list[dict], list[int]]:
+        """The lines after the header, each checked, and their line numbers."""
+        lines, linenos = [], []
+        for obj in self.events():
             lines.append(obj)
             linenos.append(self.lineno)
         return lines, linenos

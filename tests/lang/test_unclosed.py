@@ -14,6 +14,8 @@ import random
 import pytest
 
 from recycle.errors import LoadError
+from recycle.lang import reader
+from recycle.lang.check.definitions import MAX_EXPANDED_FORMS
 from recycle.lang.reader import read_sexprs, tokenize
 from recycle.lang.sexprs import MAX_DEPTH
 from recycle.lang.source import SourceFile
@@ -93,3 +95,66 @@ def test_nesting_limit_still_checked():
     with pytest.raises(LoadError) as info:
         read_sexprs(SourceFile(text, "deep.gdl"))
     assert info.value.diagnostics[0].cls == "limit"
+
+
+def _counted_trials(monkeypatch) -> list[tuple[int, int]]:
+    """Every trial the missing-`)` search makes, as (errors, forms expanded), recorded as it runs."""
+    seen: list[tuple[int, int]] = []
+    judge = reader.judge_trial
+
+    def counting(src, forms):
+        out = judge(src, forms)
+        seen.append(out)
+        return out
+
+    monkeypatch.setattr(reader, "judge_trial", counting)
+    return seen
+
+
+def _game(items: list[str], score: str = "0", defs: tuple[str, ...] = ()) -> str:
+    return ("(game\n" + "".join(d + "\n" for d in defs)
+            + " (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
+            + "\n".join(items) + f"\n (scoring max {score}))\n")
+
+
+def test_a_large_file_gets_the_trials_its_size_allows(monkeypatch):
+    # An unknown name at the end keeps every trial in error, so only the budget stops the search.
+    items = [f" (do ((set (game sto X) {i})))" for i in range(2000)]
+    items[1000] = " (do ((set (game sto X) 0))"
+    text = _game(items, "UNKNOWN")
+    n = len(tokenize(SourceFile(text, "big.gdl")))
+    trials = _counted_trials(monkeypatch)
+    span = _reported(text, "big.gdl")
+    assert span.line == 3 + 1000  # still the `do` missing its `)`
+    assert len(trials) == reader.WORK // n < reader.TRIALS  # the budget, not the trial count, stopped it
+    assert sum(n + expanded for _, expanded in trials) <= reader.WORK
+
+
+def _name(i: int) -> str:
+    s, i = "", i + 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return "D" + s
+
+
+def test_forms_expanded_from_definitions_count_against_the_budget(monkeypatch):
+    # A short file whose uses of definitions double at each level: every trial expands tens of
+    # thousands of forms, which its own few tokens do not show.
+    levels = 9
+    defs = [f" (define {_name(i)} (+ ({_name(i + 1)}) ({_name(i + 1)})))" for i in range(levels)]
+    defs.append(f" (define {_name(levels)} 1)")
+    items = [f" (do ((set (game sto X{chr(65 + k)}) ({_name(0)}))))" for k in range(20)]
+    items[10] = items[10][:-1]  # a `)` missing from one `do`
+    text = _game(items, "UNKNOWN", tuple(defs))
+    n = len(tokenize(SourceFile(text, "defs.gdl")))
+    monkeypatch.setattr(reader, "WORK", 400_000)
+    trials = _counted_trials(monkeypatch)
+    span = _reported(text, "defs.gdl")
+    assert span.line == 1 + len(defs) + 1 + 11
+    expanded = [e for _, e in trials]
+    assert min(expanded) > 10 * n  # the expansions are most of each trial's work
+    spent = sum(n + e for e in expanded)
+    assert spent <= reader.WORK + MAX_EXPANDED_FORMS
+    assert spent + max(n + e for e in expanded) > reader.WORK  # the budget stopped the search
+    assert 1 < len(trials) < min(reader.TRIALS, reader.WORK // n)  # counting tokens alone would allow more

@@ -10,7 +10,7 @@ from .base import Fail
 from .builder import Builder
 from .setup import check_setup, game
 
-__all__ = ["check_game"]
+__all__ = ["check_game", "judge_trial"]
 
 
 def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic], params: dict,
@@ -20,13 +20,27 @@ def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic], params:
     None, errors, warnings); a mistake reached twice (a definition used twice) is reported once."""
     b = Builder(src, sources)
     b.warnings.extend(warnings)
+    checked = _check(b, forms, params)
+    return checked, _once(b.errors), _once(b.warnings)
+
+
+def judge_trial(src: SourceFile, forms: list) -> tuple[int, int]:
+    """(load-time errors, forms expanded from uses of definitions) of forms checked as a game without
+    parameters: how the reader judges a place for a missing `)`, and the part of the check's cost that
+    the forms' own size does not show (each use of a definition is checked anew)."""
+    b = Builder(src, None)
+    _check(b, forms, {})
+    return len(_once(b.errors)), b.expanded_forms
+
+
+def _check(b: Builder, forms: list, params: dict) -> A.Game | None:
     try:
         checked = game(b, forms)
     except Fail:
         checked = None
     if checked is not None and not b.errors:
         check_setup(b, checked, params)
-    return checked, _once(b.errors), _once(b.warnings)
+    return checked
 
 
 def _once(diags: list[Diagnostic]) -> list[Diagnostic]:

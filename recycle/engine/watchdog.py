@@ -22,8 +22,10 @@ ended gives an error, never a crash); elsewhere the process's CPU time stands in
 counts every thread of the process and can only end a busy step sooner.
 
 A step that finishes between the last look and the raise would receive the exception after it
-left the step; the watchdog looks again just before raising, so that window is a few
-microseconds once in a limit's worth of CPU time.
+left the step.  The watchdog looks again just before raising and just after (taking the exception
+back while it is still pending), so that window is a few microseconds once in a limit's worth of CPU
+time; an exception that still lands outside the step is the game's limit error all the same
+(`engine.play.play_game`, `run.batch.play_run`), or one line from the command (`cli.main`).
 """
 from __future__ import annotations
 
@@ -219,9 +221,15 @@ def _fire(tid: int, step: FrameType) -> bool:
     """Raise StepTimeExceeded in thread tid if it still runs that step."""
     if _outermost_step(sys._current_frames().get(tid)) is not step:
         return False
-    n = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
+    set_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    n = set_exc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
+    if n and _outermost_step(sys._current_frames().get(tid)) is not step:
+        # the step ended between the look and the raise: take the exception back if it is still pending
+        # (NULL clears it); one already delivered is handled where it lands (engine.play, run.batch)
+        set_exc(ctypes.c_ulong(tid), None)
+        return False
     return bool(n)
 
 
 if hasattr(os, "register_at_fork"):  # (POSIX; without fork there is nothing to forget)
-    os.register_at_fork(after_in_child=_forked)  # the child starts its own watchdog at its first game
+    os.register_at_fork(after_in_child=_forked)  # the child starts its own watchdog (see _forked)

@@ -193,7 +193,8 @@ def _loop() -> None:
 def _look(me: int, seen: dict[int, tuple[FrameType, float, bool]]) -> dict[int, tuple[FrameType, float, bool]]:
     frames = sys._current_frames()
     natives = {t.ident: t.native_id for t in threading.enumerate()}
-    natives.update(_forked_native)
+    for ident, native in _forked_native.items():
+        natives[ident] = native
     now: dict[int, tuple[FrameType, float, bool]] = {}
     for tid, top in frames.items():
         if tid == me:

@@ -24,8 +24,10 @@ counts every thread of the process and can only end a busy step sooner.
 A step that finishes between the last look and the raise would receive the exception after it
 left the step.  The watchdog looks again just before raising and just after (taking the exception
 back while it is still pending), so that window is a few microseconds once in a limit's worth of CPU
-time; an exception that still lands outside the step is the game's limit error all the same
-(`engine.play.play_game`, `run.batch.play_run`), or one line from the command (`cli.main`).
+time.  One that still lands outside the step is the game's limit error all the same where games are
+played (`engine.play.play_game`, a searching player's playout, `GameState.apply`, the adapters'
+`apply`); landing after a batch's game was played, it makes `run.batch.play_run` play that game again;
+anywhere else in a command it is one line (`cli.main`).
 """
 from __future__ import annotations
 

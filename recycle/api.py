@@ -29,7 +29,7 @@ from .engine.play import play_game
 from .engine.program import Program
 from .engine.results import GameResult
 from .engine.state import WAITING, State
-from .engine.watchdog import check_seconds, step_time_limit
+from .engine.watchdog import StepTimeExceeded, check_seconds, step_time_limit
 from .errors import UsageError
 from .lang import SourceFile, library, load_source
 from .players import base as engine_players
@@ -172,8 +172,11 @@ class GameState:
         if self.read_only:
             raise UsageError("a player may not move on the game it is asked about: clone() the state to look ahead")
         i = option.index if isinstance(option, Option) else int(option)
-        with step_time_limit(self.max_step_time):
-            self.game.program.apply(self.state, i)
+        try:
+            with step_time_limit(self.max_step_time):
+                self.game.program.apply(self.state, i)
+        except StepTimeExceeded:  # the watchdog's rare race: its exception landed just after the step ended
+            self.game.program.stop_step(self.state)
         self._options = None
 
     def view(self, seat: int) -> dict:

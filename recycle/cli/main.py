@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except watchdog.StepTimeExceeded:
-        # the watchdog's exception arrives inside a step, where Program.run makes it the game's error; only
-        # a step ending in the microseconds between its last look and its raise lets it arrive here
+        # the watchdog's exception arrives inside a step, where Program.run makes it the game's error (the play
+        # loops and batches handle one landing just after a step); only a landing elsewhere arrives here
         print(f"error: {watchdog.message(watchdog.max_step_time())}", file=sys.stderr)
         return EXIT_FAIL
     except BrokenPipeError:

@@ -7,6 +7,7 @@ from .program import Program
 from .results import GameResult
 from .stack import with_room
 from .state import WAITING
+from .watchdog import StepTimeExceeded
 
 # Lineup codes of players whose decisions sample atomic blocks instead of enumerating them.
 SAMPLING_CODES = frozenset({"R"})
@@ -36,25 +37,31 @@ def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle
         raise UsageError(f"the game has {prog.n_players} players, but {len(players)} player objects were given")
     sampling = [samples_atomic(pl) for pl in players] if prog.has_atomic else None
     st = prog.new_game(seed, max_decisions, max_idle_steps, recorder, sampling)
-    for s, pl in enumerate(players):
-        pl.start(prog, s, alg.derive(seed, "seat", s))
-    apply = prog.apply  # (the chosen indices are in st.records: the result's `choices` come from there)
-    if recorder is None:
-        while st.status == WAITING:
-            pl = players[st.chooser]
-            i = pl.choose(prog, st)  # (a player's own UsageError, a human quitting say, passes as it is)
-            try:
-                apply(st, i)
-            except UsageError as e:
-                raise _bad_choice(st.chooser, pl, e) from None
-    else:
-        while st.status == WAITING:
-            pl = players[st.chooser]
-            i = pl.choose(prog, st)
-            try:
-                apply(st, i, getattr(pl, "code", None))
-            except UsageError as e:
-                raise _bad_choice(st.chooser, pl, e) from None
+    try:  # (costs nothing until raised)
+        for s, pl in enumerate(players):
+            pl.start(prog, s, alg.derive(seed, "seat", s))
+        apply = prog.apply  # (the chosen indices are in st.records: the result's `choices` come from there)
+        if recorder is None:
+            while st.status == WAITING:
+                pl = players[st.chooser]
+                i = pl.choose(prog, st)  # (a player's own UsageError, a human quitting say, passes as it is)
+                try:
+                    apply(st, i)
+                except UsageError as e:
+                    raise _bad_choice(st.chooser, pl, e) from None
+        else:
+            while st.status == WAITING:
+                pl = players[st.chooser]
+                i = pl.choose(prog, st)
+                try:
+                    apply(st, i, getattr(pl, "code", None))
+                except UsageError as e:
+                    raise _bad_choice(st.chooser, pl, e) from None
+    except StepTimeExceeded:
+        # the watchdog stopped rules run outside Program.run (a person's option built step by step,
+        # players.stepwise), or its exception landed just after a step: the game's limit error all the same
+        prog.stop_step(st)
+    if recorder is not None:
         final = getattr(st.rec, "final", None)
         if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it
             return final[1]

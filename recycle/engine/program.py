@@ -219,6 +219,13 @@ class Program(Registry):
         except Exception as e:
             raise InternalError(f"internal error at {self.code_span[st.pc]}: {e!r}") from e
 
+    def stop_step(self, st: State) -> None:
+        """End a game the watchdog stopped outside `run` (a person's option being built, players.stepwise;
+        or its exception landing just after a step): the same run-time error of class `limit`, at the
+        item the game stands at.  A game already over keeps its end."""
+        if st.status < DONE:
+            self._error(st, GameRuntimeError("limit", message(max_step_time()), self.code_span[st.pc]))
+
     def _context(self, st: State) -> str:
         stages = self.code_stages[st.pc]
         s = f"decision {st.decisions + (1 if st.pc in self.choice_span else 0)}, current player {st.pcyc[-2]}"

@@ -33,6 +33,7 @@ import random
 from typing import Any
 
 from ..errors import UsageError
+from .watchdog import ensure
 
 # status codes
 RUNNING = 0
@@ -363,6 +364,9 @@ class State:
         return d
 
     def __setstate__(self, d):
+        # a state unpickled into a process that never started a game (a worker handed states to play on)
+        # is the first this process plays: it needs the step-time watchdog new_game would have started
+        ensure()
         for k in DATA_SLOTS:
             setattr(self, k, d.get(k))
 

@@ -5,14 +5,16 @@ MAX_REPEAT, `all` or `sum` over long ranges) is bounded only by time.  Timing ea
 engine would cost every decision a clock read, so the timing is done from outside instead: a
 daemon thread per process wakes every POLL seconds, looks at every thread's Python stack
 (`sys._current_frames`), and for each finds the outermost frame of a watched function (an engine
-step: `Program.run`, registered by the engine with `watch`).  It remembers that frame object and
+step: `Program.run`, registered by the engine with `watch`; also the walks a person's option is built
+by, `players.stepwise`, which run the rules outside `Program.run`).  It remembers that frame object and
 the thread's CPU clock when it first saw it; if the same frame is still running after more than
 the limit of that thread's CPU time, it raises StepTimeExceeded in that thread
 (`PyThreadState_SetAsyncExc`), which `Program.run` turns into the game's run-time error of class
-`limit`.  The hot path does no work at all for it: the cost is one stack walk per thread every
-POLL seconds, and one check of a flag per game (`ensure`) that this process has its watchdog
-(threads do not survive `fork`: the flag is cleared in a forked child, which starts its own at its
-first game).
+`limit` (`engine.play` does the same for one raised in a player's option building).  The hot path
+does no work at all for it: the cost is one stack walk per thread every POLL seconds, and one check
+of a flag (`ensure`) that this process has its watchdog, wherever a process can start playing: a new
+game, a state unpickled (a worker handed a state), a scenario, and a forked child of a process that
+has one (threads do not survive `fork`: the child starts its own at once).
 
 CPU time, not wall time: a person thinking, a slow disk or a loaded machine never trips it.  The
 thread clocks are Linux's (a thread's CPU clock from its kernel id, so a thread that has just
@@ -20,8 +22,12 @@ ended gives an error, never a crash); elsewhere the process's CPU time stands in
 counts every thread of the process and can only end a busy step sooner.
 
 A step that finishes between the last look and the raise would receive the exception after it
-left the step; the watchdog looks again just before raising, so that window is a few
-microseconds once in a limit's worth of CPU time.
+left the step.  The watchdog looks again just before raising and just after (taking the exception
+back while it is still pending), so that window is a few microseconds once in a limit's worth of CPU
+time.  One that still lands outside the step is the game's limit error all the same where games are
+played (`engine.play.play_game`, a searching player's playout, `GameState.apply`, the adapters'
+`apply`); landing after a batch's game was played, it makes `run.batch.play_run` play that game again;
+anywhere else in a command it is one line (`cli.main`).
 """
 from __future__ import annotations
 
@@ -63,6 +69,9 @@ _codes: set[CodeType] = set()  # the code objects of the watched step functions
 _default = DEFAULT_MAX_STEP_TIME  # the limit of threads without their own (set_max_step_time)
 _per_thread: dict[int, float] = {}  # thread ident -> its own limit (step_time_limit)
 _running = [False]  # this process's watchdog runs (cleared in a forked child: threads do not survive fork)
+# In a forked child, the kernel id of the thread that forked (threading keeps its parent's id for it, until
+# Python 3.12, unless multiprocessing set it again): ident -> native id, for that thread's CPU clock
+_forked_native: dict[int, int] = {}
 _lock = threading.Lock()
 
 
@@ -140,8 +149,15 @@ def ensure() -> None:
 
 def _forked() -> None:
     global _lock
+    _forked_native.clear()
+    _forked_native[threading.get_ident()] = threading.get_native_id()
+    was = _running[0]
     _running[0] = False
     _lock = threading.Lock()  # another thread of the parent may have held it at the fork
+    if was:
+        # the child may go on with a state it inherited (a worker forked mid-game) without a new game of
+        # its own: it gets its watchdog now, as its parent had one
+        ensure()
 
 
 def _thread_clock(native_id: int | None) -> Callable[[], float]:
@@ -179,6 +195,8 @@ def _loop() -> None:
 def _look(me: int, seen: dict[int, tuple[FrameType, float, bool]]) -> dict[int, tuple[FrameType, float, bool]]:
     frames = sys._current_frames()
     natives = {t.ident: t.native_id for t in threading.enumerate()}
+    for ident, native in _forked_native.items():
+        natives[ident] = native
     now: dict[int, tuple[FrameType, float, bool]] = {}
     for tid, top in frames.items():
         if tid == me:
@@ -206,9 +224,15 @@ def _fire(tid: int, step: FrameType) -> bool:
     """Raise StepTimeExceeded in thread tid if it still runs that step."""
     if _outermost_step(sys._current_frames().get(tid)) is not step:
         return False
-    n = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
+    set_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    n = set_exc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
+    if n and _outermost_step(sys._current_frames().get(tid)) is not step:
+        # the step ended between the look and the raise: take the exception back if it is still pending
+        # (NULL clears it); one already delivered is handled where it lands (engine.play, run.batch)
+        set_exc(ctypes.c_ulong(tid), None)
+        return False
     return bool(n)
 
 
 if hasattr(os, "register_at_fork"):  # (POSIX; without fork there is nothing to forget)
-    os.register_at_fork(after_in_child=_forked)  # the child starts its own watchdog at its first game
+    os.register_at_fork(after_in_child=_forked)  # the child starts its own watchdog (see _forked)

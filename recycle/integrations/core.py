@@ -22,6 +22,7 @@ from pathlib import Path
 from ..api import Game, load
 from ..engine.describe import actions
 from ..engine.state import DONE, ERROR, WAITING, State
+from ..engine.watchdog import StepTimeExceeded
 from .actions import ActionCodec
 from .encoding import Encoder
 
@@ -65,7 +66,10 @@ class RecycleSession:
         assert st.opts is not None and st.chooser is not None  # legal() gave ids: the game is waiting
         opt, who = st.opts[i], st.chooser
         seen = [f"p{who + 1}: " + "; ".join(a.text for a in actions(self.prog, st, opt, p)) for p in range(self.n)]
-        self.prog.apply(st, i)
+        try:
+            self.prog.apply(st, i)
+        except StepTimeExceeded:  # the watchdog's rare race: its exception landed just after the step ended
+            self.prog.stop_step(st)
         return seen
 
     def is_over(self, st: State) -> bool:

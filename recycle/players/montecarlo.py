@@ -55,7 +55,7 @@ from collections.abc import Sequence
 
 from ..engine.algorithms import competition_ranks
 from ..engine.state import DONE, FGT, LIMIT, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
-from ..engine.watchdog import stopped
+from ..engine.watchdog import StepTimeExceeded, stopped
 from .base import Player
 
 DEFAULT_PLAYOUTS = 10
@@ -165,8 +165,13 @@ def playout(prog, s, rng: random.Random, max_decisions: int = MAX_PLAYOUT_DECISI
     if s.decisions + max_decisions < s.max_decisions:
         s.max_decisions = s.decisions + max_decisions
     apply, randrange = prog.apply, rng.randrange
-    while s.status == WAITING:
-        apply(s, randrange(len(s.opts)))
+    try:  # (costs nothing until raised)
+        while s.status == WAITING:
+            apply(s, randrange(len(s.opts)))
+    except StepTimeExceeded:
+        # the watchdog's exception landed just after one of the playout's steps ended (its rare race): the
+        # playout's runaway, not the real game's
+        prog.stop_step(s)
 
 
 def outcome(prog, s) -> tuple | None:

@@ -42,6 +42,7 @@ from ..compiler.options import BRANCHES_PER_OPTION, _EnumerationBudget, _OptionL
 from ..compiler.walks import ATOMIC_MAX_PASSES
 from ..engine.stack import with_room
 from ..engine.state import ADV, DCL, FGT, MV, PASS, PCY, REM, SET, SHF, SWC, SWP, Option
+from ..engine.watchdog import watch
 from ..errors import GameRuntimeError, cut_text
 
 # The most choices one prompt lists: more are grouped (by card and source), else shown a page at a time.
@@ -368,6 +369,13 @@ class WalkedSteps:
                 return None
             prefix = (*prefix, nexts[j][0])
         return None
+
+
+# The walks run the rules outside Program.run: each step's listing and each rebuilding is timed as one
+# engine step, so that rules that run away while a person builds an option end the game with the
+# step-time limit (engine.play) instead of hanging the terminal.
+watch(WalkedSteps.steps)
+watch(WalkedSteps.follow)
 
 
 class BuiltOption(Option):

@@ -33,7 +33,7 @@ from multiprocessing.process import BaseProcess
 import attrs
 
 from ..engine.algorithms import derive
-from ..engine.watchdog import step_time_limit
+from ..engine.watchdog import StepTimeExceeded, step_time_limit
 from ..errors import RecycleError, UsageError
 from ..lang import SourceFile
 from ..players import registry
@@ -93,10 +93,16 @@ def run_lineup(spec: BatchSpec, run: int) -> list[str]:
 
 def play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:
     """Play run `run` of the batch on an open session."""
-    if spec.max_step_time is None:  # the process's limit (no context to enter: the games may take microseconds)
-        return _play_run(sess, spec, run)
-    with step_time_limit(spec.max_step_time):
-        return _play_run(sess, spec, run)
+    try:
+        if spec.max_step_time is None:  # the process's limit (no context to enter: the games may take microseconds)
+            return _play_run(sess, spec, run)
+        with step_time_limit(spec.max_step_time):
+            return _play_run(sess, spec, run)
+    except StepTimeExceeded:
+        # the watchdog's exception landed after the game's last step, outside play_game (which makes one in
+        # the game its error): the game is played again, from its seed, rather than losing the worker
+        with step_time_limit(spec.max_step_time):
+            return _play_run(sess, spec, run)
 
 
 def _play_run(sess: GameSession, spec: BatchSpec, run: int) -> RunRecord:

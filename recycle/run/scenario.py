@@ -18,6 +18,7 @@ import random
 from ..compiler import load_program
 from ..engine.ops import p_move, p_rekind, p_set
 from ..engine.state import KIND_WORDS, RUNNING, WAITING
+from ..engine.watchdog import ensure
 
 KIND_CODE = {w: i for i, w in enumerate(KIND_WORDS)}
 
@@ -34,6 +35,7 @@ class Scenario:
     def open(cls, path, params: dict | None = None, seed: int = 0, fresh: bool = True) -> Scenario:
         """Load a game; `fresh` stops right after setup (no item run), else at the first decision."""
         prog = load_program(path, params)
+        ensure()  # a fresh scenario runs its rules without new_game, which starts the step-time watchdog
         st = prog.template.clone() if fresh else prog.new_game(seed)
         if fresh:
             st.rng = random.Random(seed)

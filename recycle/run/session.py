@@ -19,15 +19,30 @@ from ..version import __version__
 from .records import RunRecord
 from .transcript import dumps
 
+# The most events of one game a `full` transcript keeps besides its decisions, hands and end (docs/limits.md):
+# a rule that runs away writes about five million events a second until the step-time limit stops it (60 s
+# by default: gigabytes); the longest shipped games write about ten thousand.  Past it, one `truncated`
+# event marks the place; the game plays on and its result is the same as at any other level.
+MAX_GAME_EVENTS = 200_000
+# Kept past the bound: what replaying the game and reading its result need (bounded by the game's limits).
+_ALWAYS = frozenset({"decision", "hand", "end"})
+
+
+def truncated_event(kept: int) -> dict:
+    """The line a `full` transcript holds where its game's events went past MAX_GAME_EVENTS."""
+    return {"type": "truncated", "events": kept,
+            "message": f"the game's events after its first {kept:,} are left out of this transcript (decisions, "
+                       "hands and the end are kept; MAX_GAME_EVENTS, docs/limits.md)"}
+
 
 class _Recorder:
-    """Counts moves and turns of the real game and keeps its events at level `full`.
+    """Counts moves and turns of the real game and keeps its events at level `full` (at most MAX_GAME_EVENTS).
 
     Below `full` only decisions and the end are kept: the engine then counts moves and turns on this
     recorder itself without building their events (`counts_only`, engine.recording.CountingSink), and
     without a transcript it builds no decision or end event either (`wants_decisions`)."""
 
-    __slots__ = ("counts_only", "events", "keep", "moves", "store", "turns", "wants_decisions", "wants_text")
+    __slots__ = ("counts_only", "events", "keep", "moves", "room", "store", "turns", "wants_decisions", "wants_text")
 
     def __init__(self, keep: bool, store: bool = True):
         self.keep = keep
@@ -38,6 +53,7 @@ class _Recorder:
         self.events: list = []
         self.moves = 0
         self.turns = 0
+        self.room = MAX_GAME_EVENTS  # events a `full` transcript may still keep (-1: the marker is written)
 
     def event(self, d: dict) -> None:
         t = d["type"]
@@ -45,7 +61,14 @@ class _Recorder:
             self.moves += 1
         elif t == "turn":
             self.turns += 1
-        if self.keep or (self.store and (t == "decision" or t == "end")):
+        if self.keep:
+            if self.room > 0 or t in _ALWAYS:
+                self.room -= t not in _ALWAYS
+                self.events.append(d)
+            elif self.room == 0:
+                self.room = -1
+                self.events.append(truncated_event(MAX_GAME_EVENTS))
+        elif self.store and (t == "decision" or t == "end"):
             self.events.append(d)
 
 

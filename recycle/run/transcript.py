@@ -285,6 +285,8 @@ def render_text(lines: list[dict], cards: dict | None = None) -> str:
             kind = f" ({ev['kind']})" if ev.get("kind") else ""
             text = f": {ev['text']}" if ev.get("text") else ""
             out.append(f"[{ev['n']}]     p{ev['seat'] + 1}{kind} chose {ev['choice'] + 1} of {ev['options']}{text}")
+        elif t == "truncated":
+            out.append(f"…       {ev.get('message') or 'later events left out of this transcript'}")
         elif t == "hand":
             hand = ", ".join(f"p{q + 1} {x}" for q, x in enumerate(ev.get("scores") or []))
             out.append(f"hand    {ev.get('n')} over: {hand}")

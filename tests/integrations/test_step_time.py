@@ -9,7 +9,7 @@ from recycle.engine import watchdog
 from recycle.errors import UsageError
 from recycle.integrations.core import RecycleSession
 from recycle.players.random_player import RandomPlayer
-from support.games import CHOOSE_RUNAWAY
+from support.games import CHOOSE_RUNAWAY, make_game
 
 LIMIT = 0.3
 
@@ -78,3 +78,39 @@ def test_the_api_refuses_a_bad_limit_in_one_line(game_file, bad):
         game.start(seed=1, max_step_time=bad)
     with pytest.raises(UsageError, match="max_step_time"):
         game.play([RandomPlayer()] * 2, seed=1, max_step_time=bad)
+
+
+TWO_CHOICES = make_game(declares="(declare 0 'X)", items=(
+    "(choice ((set (game sto X) 1) (set (game sto X) 2)))\n (choice ((set (game sto X) 3) (set (game sto X) 4)))"))
+
+
+def landing_after_each_step(prog) -> None:
+    """The watchdog's rare race, every time: its exception lands just after the step apply ran has ended."""
+    real = prog.apply
+
+    def apply_then_land(st, i, kind=None):
+        real(st, i, kind)
+        raise watchdog.StepTimeExceeded
+
+    prog.apply = apply_then_land
+
+
+def test_a_landing_after_a_step_ends_the_api_game_without_an_exception(tmp_path):
+    p = tmp_path / "two.gdl"
+    p.write_text(TWO_CHOICES)
+    game = recycle.load(p)
+    landing_after_each_step(game.program)
+    state = game.start(1)
+    state.apply(0)
+    assert state.is_over and state.result().outcome == "error"
+    assert state.result().error.cls == "limit" and watchdog.stopped(state.state.error)
+
+
+def test_a_landing_after_a_step_ends_the_adapters_game_without_an_exception(tmp_path):
+    p = tmp_path / "two.gdl"
+    p.write_text(TWO_CHOICES)
+    s = RecycleSession(p)
+    landing_after_each_step(s.prog)
+    st = s.new_state(1)
+    s.apply(st, s.legal(st)[0])
+    assert s.is_over(st) and watchdog.stopped(st.error) and s.returns(st) == [0.0, 0.0]

@@ -3,15 +3,18 @@ stopped at the step-time limit and counted as a playout ending in error; the sea
 stops there, and the game goes on."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from recycle.engine import watchdog
 from recycle.engine.play import play_game
+from recycle.engine.state import ERROR
 from recycle.errors import GameRuntimeError
 from recycle.players.mcts import ISMCTSPlayer, PIMCPlayer
-from recycle.players.montecarlo import FlatMonteCarloPlayer
+from recycle.players.montecarlo import FlatMonteCarloPlayer, outcome, playout
 from recycle.players.random_player import RandomPlayer
-from support.games import CHOOSE_RUNAWAY, load
+from support.games import CHOOSE_RUNAWAY, load, make_game
 
 LIMIT = 0.3
 
@@ -55,3 +58,21 @@ def test_only_the_watchdogs_error_counts_as_a_runaway():
     assert not watchdog.stopped(GameRuntimeError("limit", "repeat count 200000 is more than MAX_REPEAT"))
     assert not watchdog.stopped(GameRuntimeError("type", watchdog.message(0.3)))
     assert not watchdog.stopped(None)
+
+
+def test_the_watchdogs_exception_landing_after_a_playouts_step_ends_that_playout():
+    # the rare race (engine/watchdog.py): the exception arrives just after a step of the playout ended
+    choose = "(choice ((set (game sto X) 1) (set (game sto X) 2)))"
+    prog = load(make_game(declares="(declare 0 'X)", items=f"{choose}\n {choose}"))  # two decisions
+    real, calls = prog.apply, []
+
+    def apply_then_land(st, i, kind=None):
+        real(st, i, kind)
+        calls.append(i)
+        raise watchdog.StepTimeExceeded
+
+    prog.apply = apply_then_land
+    s = prog.new_game(1)
+    playout(prog, s, random.Random(2))
+    assert calls == [calls[0]] and s.status == ERROR and watchdog.stopped(s.error)
+    assert outcome(prog, s) is None  # an error: it rewards nobody, as a runaway playout

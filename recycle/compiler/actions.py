@@ -271,9 +271,13 @@ def _slot_src(cx: Compiler, target: A.Storage, sc, ss, sf, ns: dict, k: str = ""
     nc, name = cx.const(target.name, sc)
     if nc and target.owner_type not in (T.PILE, T.CARD):
         o = target.owner
-        if type(o) is A.WhoRef and o.what == "player" and o.which == "current":
+        if type(o) is A.WhoRef and o.what == "player":
             ns[f"_tbl{k}"] = tuple(refs.slot_table(cx, target, name)[1:])
-            return f"_tbl{k}[st.pcyc[-2]]"
+            if o.which == "current":
+                return f"_tbl{k}[st.pcyc[-2]]"
+            if o.which == "previous":  # as expressions.e_whoref
+                return f"_tbl{k}[(st.pcyc[-2] - 1) % {cx.n}]"
+            return f"_tbl{k}[_q{k} if (_q{k} := st.pcyc[-1]) >= 0 else (st.pcyc[-2] + 1) % {cx.n}]"
         if type(o) is A.Var and o.type == T.PLAYER and not sc[o.name][0]:
             ns[f"_tbl{k}"] = tuple(refs.slot_table(cx, target, name)[1:])
             return f"_tbl{k}[env[{sc[o.name][1]}]]"

@@ -91,10 +91,12 @@ class _Writer:
                 out += [f"{pad}else:\n", *self.write(n.orelse, sc, depth + 1)]
             return out
         if t is A.Loop:
-            coll = self.name(refs.iter(cx, n.coll, sc))
+            coll = f"{self.name(refs.iter(cx, n.coll, sc))}(st, env)"
+            if type(n.coll) is A.AllOf:  # every player (team): the constant tuple its closure gives, named
+                coll = self.name(cx.all_p if n.coll.what == "player" else cx.all_t)
             s, sc2 = cx.bind(sc, n.var)
             e = f"_e{next(self.ids)}"
-            return [f"{pad}for {e} in {coll}(st, env):\n", f"{pad}    env[{s}] = {e}\n",
+            return [f"{pad}for {e} in {coll}:\n", f"{pad}    env[{s}] = {e}\n",
                     *self.write(n.body, sc2, depth + 1)]
         if t is A.Let:
             value = self.name(cx.expr(n.value, sc))

@@ -52,3 +52,18 @@ def test_sets_while_options_are_built_are_undone():
     assert p.value(st, 0, "sto", "K") == 0
     p.apply(st, 1)
     assert [p.value(st, i, "str", "WHO") for i in range(2)] == ["", "CHOSEN"] and p.value(st, 0, "sto", "K") == 2
+
+
+def test_the_previous_and_next_players_cells():
+    # player 0 current of 3: previous is 2; next is 1, or the player queued by `cycle next` (2)
+    p, st = run("(do ((inc ((previous player) sto A) 5) (dec ((next player) sto A) 2) (set ((next player) str W) X)"
+                " (cycle next (2 player))"
+                " (inc ((next player) sto B) 7) (set ((next player) str V) Y) (set ((previous player) sto C) 4)))",
+                players=3)
+    assert st.status == 2, p.result(st).error
+    v = lambda owner, kind, name: p.value(st, owner, kind, name)  # noqa: E731
+    assert [v(i, "sto", "A") for i in range(3)] == [0, -2, 5]
+    assert [v(i, "str", "W") for i in range(3)] == ["", "X", ""]
+    assert [v(i, "sto", "B") for i in range(3)] == [0, 0, 7]
+    assert [v(i, "str", "V") for i in range(3)] == ["", "", "Y"]
+    assert [v(i, "sto", "C") for i in range(3)] == [0, 0, 4]

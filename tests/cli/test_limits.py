@@ -19,6 +19,7 @@ import pytest
 from recycle.cli.options import cpu_count
 from recycle.lang.sexprs import MAX_DEPTH
 from support import REPO
+from support.games import definition_name
 
 TIME_LIMIT = 60  # seconds per command: generous on a busy machine, the cases take about one
 MEMORY_LIMIT = 2 * 1024**3  # bytes of address space for the child (and its workers)
@@ -273,13 +274,8 @@ def test_memory_ceiling_reports_a_game_that_needs_more(tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "run"])
 def test_definitions_nesting_or_doubling_past_the_limits(tmp_path, command):
-    def name(i: int) -> str:
-        s, i = "", i + 1
-        while i:
-            i, r = divmod(i - 1, 26)
-            s = chr(65 + r) + s
-        return "D" + s
 
+    name = definition_name
     chain = " ".join(f"(define {name(i)} (+ 1 ({name(i + 1)})))" for i in range(3000)) + f" (define {name(3000)} 0)"
     path = game(tmp_path, "chain.gdl", limits=chain, score=f"({name(0)})")
     refused(recycle(command, str(path)), "error[limit]", "once expanded")

@@ -21,6 +21,7 @@ from recycle.lang.printer import to_source
 from recycle.lang.reader import read_sexprs
 from recycle.lang.sexprs import MAX_DEPTH
 from recycle.lang.source import MAX_FILE_BYTES, SourceFile, read_bytes
+from support.games import definition_name as _name
 
 
 def G(score="0", declare="1 'X", players="2", decks="(create deck (game iloc STOCK) (deck (RANK (A, B))))",
@@ -172,13 +173,6 @@ def test_file_size_is_capped(tmp_path):
 # ------------------------------------------------------------------ definitions
 
 
-def _name(i: int) -> str:
-    """D, then uppercase letters: DA, DB, …, DAA, … (names have no digits)."""
-    s, i = "", i + 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(65 + r) + s
-    return "D" + s
 
 
 def test_a_long_chain_of_definitions_is_refused_by_its_expanded_depth():

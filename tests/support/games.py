@@ -84,3 +84,13 @@ def runaway_game(action: str = NESTED_REPEAT) -> str:
 CHOOSE_RUNAWAY = make_game(declares="(declare 0 'X) (declare 0 'Y)", items=(
     "(choice ((set (game sto X) 1) (set (game sto X) 2)))\n"
     f" (do ((if (== (game sto X) 1) {NESTED_REPEAT.replace('sto X', 'sto Y')})))"))
+
+
+def definition_name(i: int) -> str:
+    """The i-th name of a generated chain of definitions: D, then uppercase letters (DA, DB, …, DAA, …), as
+    definition names may hold no digits."""
+    s, i = "", i + 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return "D" + s

@@ -170,7 +170,7 @@ def option_builder(p, parts, plan, eager):
 new = object.__new__
 
 
-def straight_ops(st, ctx, body, keep: bool = False) -> tuple:
+def straight_ops(st, ctx, body, keep: bool = False, heard: bool = False) -> tuple:
     """The ops of a deferred option (LazyOption's ctx[3]): its body run from the decision's state st,
     logged, then undone; with `keep`, left made.  Checked while the options were listed: it cannot fail."""
-    return run_logged(st, st.env, body, (), keep, "a deferred option")
+    return run_logged(st, st.env, body, (), keep, "a deferred option", heard)

@@ -288,7 +288,7 @@ def lazy_parts(cx: Compiler, body, sc, var: str | None, vtype):
     return tuple(cx.expr(c, sc) for c in conds), cx.clause(plain, sc), tuple(reads)
 
 
-def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
+def lazy_ops(st, ctx, elem, keep: bool = False, heard: bool = False) -> tuple:
     """The ops of a lazy option: its prefix replayed and its plain body run from the decision state st, both
     logged, then undone; with `keep`, left made (Program.apply taking the option: no undo, then no redo).
 
@@ -302,7 +302,7 @@ def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
     old = env[s]
     env[s] = elem
     try:  # a plain body cannot fail (lazy_parts)
-        return run_logged(st, env, plain, prefix, keep, "a lazily built option")
+        return run_logged(st, env, plain, prefix, keep, "a lazily built option", heard)
     finally:
         env[s] = old
         if olds:
@@ -310,12 +310,17 @@ def lazy_ops(st, ctx, elem, keep: bool = False) -> tuple:
                 env[x] = v
 
 
-def run_logged(st, env, body, prefix: tuple, keep: bool, what: str) -> tuple:
+def run_logged(st, env, body, prefix: tuple, keep: bool, what: str, heard: bool = False) -> tuple:
     """The ops of `prefix` made again (as Program.apply replays an option) and of `body` run after them on
     st, logged with no recorder listening; then undone, or with `keep` left made.  The body of a lazy or
-    deferred option (`what`), which cannot fail: an error is an internal one."""
+    deferred option (`what`), which cannot fail: an error is an internal one.
+
+    `heard` (with keep): st's recorder listens, and hears what it would hear of the ops' replay: the
+    prefix is replayed, and the plain actions of a lazy body (a move to a top, a `set`, a pass) tell
+    the recorder what replaying their ops tells it."""
     saved = st.log, st.rec
-    st.rec = None
+    if not heard:
+        st.rec = None
     if prefix:
         redo = REDO
         for op in prefix:

@@ -153,19 +153,22 @@ class Program(Registry):
         o = opts[i]
         made = None
         ops: tuple = ()
-        body = None
+        body = heard = None
         if o.__class__ is DeferredOption:
             # its body assigns cells only, from cells it does not assign: run where the ops would be
             # replayed, it makes the same changes and a recorder hears the same events (no ops computed)
             body = o.body
         elif o.__class__ is not LazyOption:
             ops = o.ops
-        elif st.rec is None and (made := o.take(st)) is not None:
-            # the option's changes were made while its ops were computed: they are not undone and replayed
-            # (nothing of the state the lines below change is read by them; a recorder hears the replay)
-            ops = made
+        elif st.rec is None:
+            # the option's changes made while its ops are computed: not undone and replayed (nothing of
+            # the state the lines below change is read by them)
+            made = o.take(st)
+            ops = made if made is not None else o.ops_at(st)  # (else computed now, before the state changes)
+        elif o.can_take(st):
+            heard = o  # taken where it would be replayed, after the decision's event, the recorder listening
         else:
-            ops = o.ops_at(st)  # computed now, before the state changes
+            ops = o.ops_at(st)
         n = st.decisions + 1
         # a decision whose atomic blocks were sampled lists one walk per block: its estimated number
         # of complete paths is kept too (compiler.items.SampledOptions)
@@ -187,6 +190,8 @@ class Program(Registry):
             try:
                 if body is not None:
                     body(st, st.env)
+                elif heard is not None:
+                    heard.take_heard(st)
                 else:
                     for op in ops:
                         redo[op[0]](st, op)

@@ -222,6 +222,16 @@ class LazyOption(Option):
         ops = self._ops = self._ctx[3](st, self._ctx, self._elem, True)
         return ops
 
+    def can_take(self, st: State) -> bool:
+        """Could `take` make this option's changes on st (st its home, waiting at the decision, its ops unknown)?"""
+        return self._ops is None and self._home() is st
+
+    def take_heard(self, st: State) -> tuple:
+        """`take` with st's recorder listening, which hears the changes as it would hear their replay; for
+        Program.apply, after `can_take(st)` said yes and the decision's own event was told."""
+        ops = self._ops = self._ctx[3](st, self._ctx, self._elem, True, True)
+        return ops
+
     def __reduce__(self):
         return (Option, (self.actions,))
 

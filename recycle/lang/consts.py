@@ -181,7 +181,7 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             env[d.var] = v
             built += len(v) if isinstance(v, (list, tuple)) else 0
         else:
-            built += _range_length(d.value, env)
+            built += _list_length(d.value, env)
         if built > MAX_CONST_ELEMENTS:
             raise ConstError(too_many_elements(built, d.var), d, "limit")
         if d.var not in params:
@@ -189,8 +189,10 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
     return env
 
 
-def _range_length(node, env: dict) -> int:
-    """How many numbers a declare's range makes, known before it is made (0 for other values)."""
+def _list_length(node, env: dict) -> int:
+    """How many elements a declare's list value holds, known before it is made (0 for other values)."""
+    if isinstance(node, A.NameList):
+        return len(node.names)
     if not isinstance(node, A.Range):
         return 0
     lo, hi = const_value(node.lo, env), const_value(node.hi, env)

@@ -292,3 +292,11 @@ def test_boards_together_are_bounded_with_owners_counted():
     mine = "(create board ('P vloc MAT) (square 100 100))"
     [d] = errors(G(players="21", decks=deck, items=f"(do ((all player 'P {mine})))"))
     assert d.cls == "limit" and "210,000 cells" in d.message
+
+
+def test_declared_name_lists_count_too():
+    ranges = " ".join(f"(declare (range 1..{V.MAX_RANGE}) 'R{_name(i)})" for i in range(9))
+    names = ", ".join(["A"] * (MAX_CONST_ELEMENTS - 9 * V.MAX_RANGE + 1))
+    [d] = errors(game_with(f"{ranges} (declare ({names}) 'N)"))
+    assert d.cls == "limit" and f"{MAX_CONST_ELEMENTS + 1:,} list elements up to 'N" in d.message
+    parse_game(game_with(f"{ranges} (declare ({names[3:]}) 'N)"))  # one name fewer: at the limit

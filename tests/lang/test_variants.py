@@ -7,7 +7,7 @@ import pytest
 
 from recycle.cli import main
 from recycle.errors import LoadError
-from recycle.lang import load_game
+from recycle.lang import load_game, variants
 from recycle.run.session import GameSession
 
 BASE = """;; A base game for variant tests
@@ -171,3 +171,23 @@ def test_a_base_name_too_long_for_the_system_is_a_variant_error(tmp_path, suffix
         load_game(path)
     text = e.value.format()
     assert "error[variant]" in text and "v.gdl:1:7" in text
+
+
+def test_many_changes_merge_in_one_pass_over_the_base(tmp_path, monkeypatch):
+    # 3,000 declares of the base and 3,000 of the variant (half replacing, half new), the new ones
+    # before setup in order: each change is looked up, never compared with every form of the base
+    n = 3000
+    names = [f"X{chr(65 + i // 676)}{chr(65 + i // 26 % 26)}{chr(65 + i % 26)}" for i in range(2 * n)]
+    base = BASE.replace("(declare 3 'DEAL)", "(declare 3 'DEAL) " + " ".join(f"(declare 1 '{x})" for x in names[:n]))
+    write(tmp_path, "base.gdl", base)
+    changes = " ".join(f"(declare 2 '{x})" for x in names[n // 2: n + n // 2])
+    v = write(tmp_path, "v.gdl", f'(game (extends "base") {changes} (declare 5 \'{names[0]}))')
+    keys = []
+    real = variants._key
+    monkeypatch.setattr(variants, "_key", lambda x: keys.append(x) or real(x))
+    loaded = load_game(v)
+    assert len(keys) == (n + 5) + (n + 1)  # once per form of the base (its n + 5) and once per change
+    values = {d.var: d.value.value for d in loaded.game.declares}
+    assert [d.var for d in loaded.game.declares] == ["DEAL", *names[:n + n // 2]]
+    assert values[names[0]] == 5 and values[names[n // 2 - 1]] == 1
+    assert values[names[n // 2]] == 2 and values[names[n + n // 2 - 1]] == 2

@@ -191,3 +191,21 @@ def test_many_changes_merge_in_one_pass_over_the_base(tmp_path, monkeypatch):
     assert [d.var for d in loaded.game.declares] == ["DEAL", *names[:n + n // 2]]
     assert values[names[0]] == 5 and values[names[n // 2 - 1]] == 1
     assert values[names[n // 2]] == 2 and values[names[n + n // 2 - 1]] == 2
+
+
+def test_a_game_and_its_bases_together_are_bounded(tmp_path, monkeypatch):
+    part = ";; padding\n" * (variants.MAX_SOURCE_BYTES // 4 // 11)  # a quarter of the limit, less a little
+    write(tmp_path, "base.gdl", part + BASE)
+    write(tmp_path, "mid.gdl", part + "(game (extends \"base\") (declare 1 'DEAL))\n")
+    parsed = []
+    real = variants.read_sexprs
+    monkeypatch.setattr(variants, "read_sexprs", lambda src: parsed.append(src.filename) or real(src))
+    assert declares(load_game(write(tmp_path, "v.gdl", part + "(game (extends \"mid\"))\n")))
+    parsed.clear()
+    v = write(tmp_path, "v.gdl", part + part + "(game (extends \"mid\"))\n")
+    with pytest.raises(LoadError) as e:
+        load_game(v)
+    [d] = e.value.diagnostics
+    assert d.cls == "limit" and "MAX_SOURCE_BYTES" in d.message and "up to 'base'" in d.message
+    assert d.span.file.endswith("mid.gdl") and d.span.line == part.count("\n") + 1
+    assert parsed == [str(tmp_path / "mid.gdl")]  # the base that passes the limit is read, never parsed

@@ -25,7 +25,7 @@ MAX_CELLS = 100_000
 # The boards a game's `create board` forms describe hold at most MAX_BOARD_CELLS cells together,
 # a board owned by each player counted once per player (docs/limits.md): every form is registered
 # when the game is compiled, whether it runs or not.
-MAX_BOARD_CELLS = 200_000
+MAX_BOARD_CELLS = MAX_CELLS  # one board of the largest size, or many smaller ones
 
 
 # The lists a game's declares build at load (ranges, and list values given with --param) hold at

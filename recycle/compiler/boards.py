@@ -132,7 +132,7 @@ def e_ray(cx: Compiler, n: A.Ray, sc):
         k = fam.dir_index.get(d)
         if k is None:
             k = dirf(st, env, fam, d)
-        return fam.rays[i][k]
+        return fam.ray(i, k)
     return ray
 
 
@@ -154,7 +154,7 @@ def e_line(cx: Compiler, n: A.Line, sc):
             if m < 0:
                 raise _err("range", f"{show(n)}: a line of {m} cells", span)
             return ()
-        ray = fam.rays[i][k]
+        ray = fam.ray(i, k)
         if len(ray) < m - 1:
             return ()
         # concatenation: faster than (fam.pids[i], *ray[:m - 1]) on this per-evaluation path

@@ -8,12 +8,16 @@ from ..engine.state import RUNNING, CardMeta, State
 from ..errors import GameRuntimeError, InternalError, UsageError
 from ..lang import ast as A
 from ..lang.consts import (
+    MAX_BOARD_CELLS,
     MAX_PLAYERS,
+    ConstError,
+    board_cells,
     board_problem,
     board_values,
     const_value,
     declared_values,
     resolve_teams,
+    too_many_board_cells,
     too_many_players,
     walk,
 )
@@ -77,7 +81,10 @@ class _SetupCapture:
 def build(cx: Compiler) -> None:
     """Fill cx.p: players and teams, boards, code, scoring, and the template state after setup."""
     p, game = cx.p, cx.game
-    consts = declared_values(game, cx.params)
+    try:  # parameters given here were not seen when the game was checked
+        consts = declared_values(game, cx.params)
+    except ConstError as e:
+        raise UsageError(f"{e.node.span}: {e}") from None
     consts = {k: (tuple(v) if isinstance(v, list) else v) for k, v in consts.items()}
     p.params = dict(cx.params)
     p.declared = dict(consts)
@@ -125,8 +132,12 @@ def build(cx: Compiler) -> None:
     if FUSE == "always" or (FUSE == "atomic" and cx.has_atomic):
         cx.fuser = fuse
     cx.boards = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
+    cells = 0  # the load-time bound again, for parameters given only here
     for x in walk(game):
         if isinstance(x, A.CreateBoard):
+            cells += board_cells(x, consts) * (1 if type(x.location.owner) is A.GameOwner else n)
+            if cells > MAX_BOARD_CELLS:
+                raise UsageError(f"{x.span}: {too_many_board_cells(cells)}")
             cx.boards[id(x)] = register_board(cx, x, consts, sc)
     # setup decks (compiled like actions, run below on the template)
     setup_fns = [deck_clause(cx, d, sc) for d in game.setup.decks]

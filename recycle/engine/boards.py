@@ -83,18 +83,22 @@ class Geometry:
         for i, j, d in g.edges(data="dir"):
             nbr[i][self.dir_index[d]] = j
         self.nbr = [tuple(row) for row in nbr]
-        # ray[i][k]: the cells from i (exclusive) in direction k up to the edge
-        rays = []
-        for i in range(self.n):
-            per = []
-            for k in range(len(self.dirs)):
-                out, j = [], nbr[i][k]
-                while j >= 0:
-                    out.append(j)
-                    j = nbr[j][k]
-                per.append(tuple(out))
-            rays.append(tuple(per))
-        self.rays = rays
+
+    def cell_rays(self, i: int) -> tuple[tuple[int, ...], ...]:
+        """For each direction k, the cells from i (exclusive) in direction k up to the edge.
+
+        Made on demand: all rays of a board together hold cells × length of a side entries, which
+        for a long board (1 × 20,000) would be hundreds of millions made before any game starts.
+        """
+        nbr = self.nbr
+        per = []
+        for k in range(len(self.dirs)):
+            out, j = [], nbr[i][k]
+            while j >= 0:
+                out.append(j)
+                j = nbr[j][k]
+            per.append(tuple(out))
+        return tuple(per)
 
     def key(self) -> tuple:
         return (self.shape, self.dims)
@@ -136,11 +140,19 @@ class BoardFamily:
         P = self.pids
         self.nb = [tuple(P[j] if j >= 0 else -1 for j in row) for row in geom.nbr]
         self.nb_all = [tuple(P[j] for j in row if j >= 0) for row in geom.nbr]
-        self.rays = [tuple(tuple(P[j] for j in ray) for ray in per) for per in geom.rays]
+        self.rays: list[tuple | None] = [None] * len(P)  # each cell's rays as pile ids, made by ray()
         self.index_of_pid = {pid: i for i, pid in enumerate(P)}
         self.increasing = list(P) == sorted(P)
         self.cache: dict = {}  # direction tuple -> per-cell neighbour tuples (neighbours_in)
         self.adjacent: dict = {}  # direction tuple or None -> cell pid -> neighbour pids (adjacency)
+
+    def ray(self, i: int, k: int) -> tuple:
+        """The pile ids from cell i (exclusive) in direction k up to the edge (Geometry.cell_rays)."""
+        per = self.rays[i]
+        if per is None:
+            P = self.pids
+            per = self.rays[i] = tuple(tuple(P[j] for j in ray) for ray in self.geom.cell_rays(i))
+        return per[k]
 
     def dir_ids(self, names) -> tuple:
         """Direction indices of a collection of names; raises KeyError(name) for an unknown one."""

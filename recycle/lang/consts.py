@@ -22,6 +22,16 @@ MAX_PLAYERS = 100
 
 # A board has at most MAX_CELLS cells (docs/limits.md): every cell is a pile of the state.
 MAX_CELLS = 100_000
+# The boards a game's `create board` forms describe hold at most MAX_BOARD_CELLS cells together,
+# a board owned by each player counted once per player (docs/limits.md): every form is registered
+# when the game is compiled, whether it runs or not.
+MAX_BOARD_CELLS = MAX_CELLS  # one board of the largest size, or many smaller ones
+
+
+# The lists a game's declares build at load (ranges, and list values given with --param) hold at
+# most MAX_CONST_ELEMENTS numbers and names together (docs/limits.md): each range may hold
+# MAX_RANGE, but thousands of them in one file would take minutes and gigabytes to build.
+MAX_CONST_ELEMENTS = 1_000_000
 
 
 def too_many_players(n: int) -> str:
@@ -30,9 +40,15 @@ def too_many_players(n: int) -> str:
 
 
 class ConstError(Exception):
-    def __init__(self, message: str, node):
+    def __init__(self, message: str, node, cls: str | None = None):
         super().__init__(message)
         self.node = node
+        self.cls = cls  # the error class when it is not the usual one of the form (a limit)
+
+
+def too_many_elements(total: int, var: str) -> str:
+    return (f"the declares build {total:,} list elements up to '{var}, more than {MAX_CONST_ELEMENTS:,}, the limit "
+            "of constant lists of a game (MAX_CONST_ELEMENTS, fixed; docs/limits.md)")
 
 
 def const_value(node, env: dict):
@@ -151,6 +167,7 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             known = ", ".join(sorted(types)) or "none"
             raise UsageError(f"unknown parameter {name!r}: this game declares {known}")
     env: dict = {}
+    built = 0  # list elements made so far, counted before each range is made
     for d in game.declares:
         if d.var in params:
             v = params[d.var]
@@ -162,9 +179,26 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             elif not _value_has_type(v, d.type):
                 raise UsageError(f"parameter {d.var}: expected {PARAM_TYPES.get(d.type, str(d.type))}, got {v!r}")
             env[d.var] = v
+            built += len(v) if isinstance(v, (list, tuple)) else 0
         else:
+            built += _list_length(d.value, env)
+        if built > MAX_CONST_ELEMENTS:
+            raise ConstError(too_many_elements(built, d.var), d, "limit")
+        if d.var not in params:
             env[d.var] = const_value(d.value, env)
     return env
+
+
+def _list_length(node, env: dict) -> int:
+    """How many elements a declare's list value holds, known before it is made (0 for other values)."""
+    if isinstance(node, A.NameList):
+        return len(node.names)
+    if not isinstance(node, A.Range):
+        return 0
+    lo, hi = const_value(node.lo, env), const_value(node.hi, env)
+    if not (isinstance(lo, int) and isinstance(hi, int)) or hi - lo >= values.MAX_RANGE:
+        return 0  # not a range this builds: const_value reports it
+    return max(hi - lo + 1, 0)
 
 
 def _value_has_type(v, t: T) -> bool:
@@ -213,6 +247,25 @@ def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:
     return node.shape.shape, dims, cap
 
 
+def too_many_board_cells(total: int) -> str:
+    return (f"the boards up to this one hold {total:,} cells, more than {MAX_BOARD_CELLS:,}, the limit of cells "
+            "of a game's boards together (MAX_BOARD_CELLS, fixed; docs/limits.md)")
+
+
+def board_cells(node: A.CreateBoard, env: dict) -> int:
+    """How many cells a board's constant shape makes (0 when the shape is invalid: board_problem says why)."""
+    try:
+        shape, dims, _ = board_values(node, env)
+    except ConstError:
+        return 0
+    if any(not isinstance(d, int) or d < 1 for d in dims):
+        return 0
+    cells = 1
+    for d in dims:
+        cells = cells * d if shape == "square" else cells + d
+    return cells if shape == "square" else cells - 1
+
+
 def board_problem(node: A.CreateBoard, env: dict) -> str | None:
     """Why a board's constant shape or capacity is invalid, or None."""
     try:
@@ -222,11 +275,7 @@ def board_problem(node: A.CreateBoard, env: dict) -> str | None:
     if any(not isinstance(d, int) or d < 1 for d in dims):
         what = "rows and columns" if shape == "square" else "row lengths"
         return f"a {shape} board needs {what} of at least 1, but ({shape} {' '.join(map(str, dims))}) has not"
-    cells = 1
-    for d in dims:
-        cells = cells * d if shape == "square" else cells + d
-    if shape != "square":
-        cells -= 1
+    cells = board_cells(node, env)
     if cells > MAX_CELLS:
         return (f"this board has {cells:,} cells, more than {MAX_CELLS:,}, the board limit "
                 "(MAX_CELLS, fixed; docs/limits.md)")

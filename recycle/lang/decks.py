@@ -57,6 +57,17 @@ def _expand_attribute(attr) -> list[_Partial]:
 MAX_CARDS = 100_000
 
 
+# The deck forms of a game together describe at most MAX_DESCRIBED_CARDS cards (docs/limits.md):
+# each is expanded at load (and again when compiled) though it may never run, so thousands of decks
+# just under MAX_CARDS in one file would take minutes.
+MAX_DESCRIBED_CARDS = 500_000
+
+
+def too_many_described(n: int) -> str:
+    return (f"the deck forms up to this one describe {n:,} cards, more than {MAX_DESCRIBED_CARDS:,}, the limit "
+            "of cards a game's decks describe together (MAX_DESCRIBED_CARDS, fixed; docs/limits.md)")
+
+
 def too_many_cards(n: int, what: str) -> str:
     return (f"{what} {n:,} cards, more than {MAX_CARDS:,}, the card limit of a game "
             "(MAX_CARDS, fixed; docs/limits.md)")

@@ -25,12 +25,15 @@ from ..errors import Diagnostic, LoadError
 from . import library
 from .reader import read_sexprs
 from .sexprs import Atom, SList
-from .source import SourceFile
+from .source import MAX_FILE_BYTES, SourceFile, read_bytes
 from .xam import read_dialect
 
 GAME_SUFFIXES = (".gdl", ".rcy")
 CHANGES = ("declare", "define", "limits", "setup", "scoring")
 MAX_DEPTH = 16  # variants of variants, at most this deep
+# A game and its bases hold at most MAX_SOURCE_BYTES together (docs/limits.md), as one file may:
+# each is read and parsed, so sixteen bases of MAX_FILE_BYTES would take minutes to load.
+MAX_SOURCE_BYTES = MAX_FILE_BYTES
 
 
 @attrs.frozen
@@ -46,10 +49,12 @@ class Expanded:
 
 def expand(src: SourceFile, forms: list, warnings: list[Diagnostic]) -> Expanded:
     """The forms of `src` with `(extends …)` resolved and merged; raises LoadError for a bad base."""
-    return _expand(src, forms, warnings, [Path(src.filename).resolve()] if src.filename != "<string>" else [])
+    return _expand(src, forms, warnings, [Path(src.filename).resolve()] if src.filename != "<string>" else [],
+                   len(src.text.encode("utf-8")))
 
 
-def _expand(src: SourceFile, forms: list, warnings: list[Diagnostic], chain: list[Path]) -> Expanded:
+def _expand(src: SourceFile, forms: list, warnings: list[Diagnostic], chain: list[Path], read: int) -> Expanded:
+    """`read`: the bytes of the files of the chain so far, this one's included."""
     game = forms[0] if forms else None
     ext = _extends(game)
     if ext is None:
@@ -65,12 +70,18 @@ def _expand(src: SourceFile, forms: list, warnings: list[Diagnostic], chain: lis
     if len(chain) >= MAX_DEPTH:
         raise _error(src, ext, f"variants of variants go more than {MAX_DEPTH} deep")
     try:
-        base_src = SourceFile.read(path, src.dialect)  # with auto, each file is judged on its own
+        data = read_bytes(path)
+        base_src = SourceFile.from_bytes(data, path, src.dialect)  # with auto, each file is judged on its own
     except LoadError as e:
         raise _error(src, ext, f"cannot read the base game {name!r}: {e.diagnostics[0].message}") from None
+    read += len(data)
+    if read > MAX_SOURCE_BYTES:
+        raise LoadError([src.diag("error", "limit", f"this game and its bases up to {name!r} hold {read:,} bytes, "
+                                  f"more than {MAX_SOURCE_BYTES:,}, the limit of a game's source with its bases "
+                                  "(MAX_SOURCE_BYTES, fixed; docs/limits.md)", ext.span)])
     base_forms, base_warnings = read_sexprs(base_src)
     base_forms = read_dialect(base_forms, base_src.dialect, base_src, base_warnings)
-    base = _expand(base_src, base_forms, base_warnings, [*chain, path.resolve()])
+    base = _expand(base_src, base_forms, base_warnings, [*chain, path.resolve()], read)
     merged = _merge(src, game, base.forms[0] if base.forms else None, base_src)
     sources = {base_src.filename: base_src, **base.sources}
     sha = hashlib.sha256((src.sha256 + base.sha256).encode()).hexdigest()
@@ -114,21 +125,30 @@ def _merge(src: SourceFile, game: Any, base: Any, base_src: SourceFile) -> SList
     if not (isinstance(base, SList) and base.items and isinstance(base.head, Atom) and base.head.text == "game"):
         raise _error(src, game[1], f"the base game {base_src.filename} holds no (game …) form")
     elems = list(base.items[1:])
+    # Each change finds what it replaces through these indexes, not by a scan of the base: thousands
+    # of changes against a base of thousands of forms would otherwise take minutes.
+    first: dict = {}  # (head, key) -> index of the first element of the base with them
+    for i, e in enumerate(elems):
+        first.setdefault((_head(e), _key(e)), i)
+    added: list = []  # new declares, definitions and limits, in order, to stand just before setup
+    added_at: dict = {}
     for change in game.items[2:]:
         w = _head(change)
         if w not in CHANGES:
             raise _error(src, change, "a variant changes only the base's declares, definitions, limits, setup and "
                                       "scoring; items change through the definitions they use")
-        key = _key(change)
-        at = next((i for i, e in enumerate(elems) if _head(e) == w and _key(e) == key), None)
-        if at is not None:
-            elems[at] = change
+        hk = (w, _key(change))
+        if hk in first:
+            elems[first[hk]] = change
+        elif hk in added_at:
+            added[added_at[hk]] = change
         elif w in ("declare", "define", "limits"):
-            at = next((i for i, e in enumerate(elems) if _head(e) == "setup"), len(elems))
-            elems.insert(at, change)
+            added_at[hk] = len(added)
+            added.append(change)
         else:
             raise _error(src, change, f"the base game has no ({w} …) to replace")
-    return SList((game.head, *elems), game.span)
+    at = next((i for i, e in enumerate(elems) if _head(e) == "setup"), len(elems))
+    return SList((game.head, *elems[:at], *added, *elems[at:]), game.span)
 
 
 def _head(x) -> str | None:

@@ -337,3 +337,14 @@ def test_counts_past_their_limit_are_refused_before_any_work(tmp_path, argv, wor
     assert cp.returncode == 2
     refused(cp, *words)
     assert not (tmp_path / "s").exists()
+
+
+def test_thousands_of_large_declares_are_refused_at_the_one_that_passes(tmp_path):
+    # 20,000 declares of 99,999 numbers each would build two billion numbers
+    declares = "\n ".join(f"(declare (range 1..99999) 'X{chr(65 + i // 676)}{chr(65 + i // 26 % 26)}{chr(65 + i % 26)})"
+                          for i in range(17_000))
+    path = tmp_path / "g.gdl"
+    path.write_text(f"(game\n {declares}\n (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
+                    " (do ((turn pass)))\n (scoring max 0))\n")
+    text = refused(recycle("check", str(path)), "MAX_CONST_ELEMENTS")
+    assert f"{path}:12:2: error[limit]: the declares build 1,099,989 list elements up to 'XAAK" in text

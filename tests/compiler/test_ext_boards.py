@@ -35,13 +35,24 @@ def q(expr, setup=SQ3, **kw):
 # ---------------------------------------------------------------- geometry tables
 
 
+def test_rays_of_a_long_board_are_made_on_demand():
+    # all its rays together would hold 100,000 × 99,999 cells: none is made before it is asked for
+    g = Geometry("square", (1, 100_000))
+    E, W = g.dir_index["E"], g.dir_index["W"]
+    assert len(g.cell_rays(0)[E]) == 99_999 and g.cell_rays(0)[W] == ()
+    prog = compile_game(parse_game(make_game(setup="(create board (game vloc G) (square 1 100000))")))
+    [fam] = prog.board_families
+    assert fam.rays.count(None) == 100_000
+    assert fam.ray(5, E)[:2] == (fam.pids[6], fam.pids[7]) and fam.rays.count(None) == 99_999
+
+
 def test_square_3x3_coordinates_directions_and_rays():
     g = Geometry("square", (3, 3))
     assert g.coords == [(r, c) for r in range(3) for c in range(3)]
     assert g.dirs == ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
     E, SE, S, W = (g.dir_index[d] for d in ("E", "SE", "S", "W"))
-    assert g.rays[0][E] == (1, 2) and g.rays[0][S] == (3, 6) and g.rays[0][SE] == (4, 8) and g.rays[0][W] == ()
-    assert [sum(len(r) for r in g.rays[i]) for i in range(9)] == [6, 6, 6, 6, 8, 6, 6, 6, 6]
+    assert g.cell_rays(0)[E] == (1, 2) and g.cell_rays(0)[S] == (3, 6) and g.cell_rays(0)[SE] == (4, 8) and g.cell_rays(0)[W] == ()
+    assert [sum(len(r) for r in g.cell_rays(i)) for i in range(9)] == [6, 6, 6, 6, 8, 6, 6, 6, 6]
     assert [sum(1 for j in g.nbr[i] if j >= 0) for i in range(9)] == [3, 5, 3, 5, 8, 5, 3, 5, 3]
     # the graph: one edge per (cell, direction) step, labelled with the direction
     assert g.graph.number_of_edges() == 40 and g.graph.edges[0, 4]["dir"] == "SE" and g.graph.edges[4, 0]["dir"] == "NW"
@@ -64,7 +75,7 @@ def test_hex_rr_t2_neighbour_counts_pairs_and_lines():
     assert Counter(deg) == {3: 6, 4: 8, 6: 10}
     assert [i for i, d in enumerate(deg) if d == 3] == [0, 3, 9, 14, 20, 23]
     assert g.graph.number_of_edges() == 2 * 55
-    lines = {d: sum(1 for i in range(g.n) if len(g.rays[i][g.dir_index[d]]) >= 2) for d in ("E", "SE", "NE")}
+    lines = {d: sum(1 for i in range(g.n) if len(g.cell_rays(i)[g.dir_index[d]]) >= 2) for d in ("E", "SE", "NE")}
     assert lines == {"E": 14, "SE": 12, "NE": 12} and sum(lines.values()) == 38
 
 
@@ -80,7 +91,7 @@ def test_hex_rr_t2_448_connected_four_sets():
 
 def test_piecepack_rr_t8_lines_and_orthogonal_sets():
     g = Geometry("square", (4, 6))
-    lines = {d: sum(1 for i in range(g.n) if len(g.rays[i][g.dir_index[d]]) >= 2) for d in ("E", "S", "SE", "SW")}
+    lines = {d: sum(1 for i in range(g.n) if len(g.cell_rays(i)[g.dir_index[d]]) >= 2) for d in ("E", "S", "SE", "SW")}
     assert lines == {"E": 16, "S": 12, "SE": 8, "SW": 8} and sum(lines.values()) == 44
     prog, _st = run(make_game("(create board (game vloc P) (square 4 6))"))
     fam = prog.board_ids[(0, 0, "P")]

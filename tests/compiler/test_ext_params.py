@@ -92,3 +92,13 @@ def test_players_parameter_end_to_end(game_file, tmp_path, capsys):
     head = json.loads(t.read_text().splitlines()[0])
     assert head["players"] == 1 and head["params"]["declares"] in ({"PLAYERS": 1}, {"PLAYERS": "1"})
     assert main(["replay", str(t), "--game", str(game_file)]) == 0
+
+
+def test_parameters_given_only_to_the_compiler_meet_the_aggregate_bounds():
+    game = parse_game(GAME)  # checked with its own values: 3 × 3
+    with pytest.raises(UsageError, match=r"^<string>:8:3: the boards up to this one hold 100,489 cells.*MAX_BOARD_CELLS"):
+        compile_game(game, {"SIZE": "317"})  # 100,489 cells: the board alone passes the bound
+    many = parse_game(GAME.replace("(declare (A, B) 'LETTERS)", "(declare (A, B) 'LETTERS) " + " ".join(
+        f"(declare (range 1..2) 'R{c})" for c in "ABCDEFGHIJK")))
+    with pytest.raises(UsageError, match=r"up to .RK, .*MAX_CONST_ELEMENTS"):
+        compile_game(many, {f"R{c}": "1..99999" for c in "ABCDEFGHIJK"})

@@ -11,11 +11,13 @@ import time
 import pytest
 
 from recycle.errors import LoadError
-from recycle.lang import parse_game
+from recycle.lang import ast as A
+from recycle.lang import consts, parse_game
 from recycle.lang import values as V
 from recycle.lang.ast import T
-from recycle.lang.consts import MAX_PLAYERS, parse_param
-from recycle.lang.decks import MAX_CARDS
+from recycle.lang.check import setup as check_setup
+from recycle.lang.consts import MAX_BOARD_CELLS, MAX_CONST_ELEMENTS, MAX_PLAYERS, parse_param
+from recycle.lang.decks import MAX_CARDS, MAX_DESCRIBED_CARDS
 from recycle.lang.load import load_game
 from recycle.lang.printer import to_source
 from recycle.lang.reader import read_sexprs
@@ -212,3 +214,83 @@ def test_boards_are_bounded(where):
     [d] = errors(text)
     assert "10,000,000,000 cells" in d.message and "MAX_CELLS" in d.message
     parse_game(G(items="(do ((create board (game vloc MAT) (hex 4 5 6 5 4))))"))
+
+
+# ------------------------------------------------------------------ aggregate bounds of a whole game
+
+
+def at(text: str, d) -> str:
+    """The text of a one-line game from where a diagnostic points."""
+    assert d.span.line == 1
+    return text[d.span.column - 1:]
+
+
+def game_with(declares: str) -> str:
+    return G().replace("(declare 1 'X)", declares)
+
+
+def test_declares_together_are_bounded_before_building(monkeypatch):
+    made = []  # the declares whose values were made
+    real = consts.const_value
+    monkeypatch.setattr(consts, "const_value", lambda node, env: made.append(node) or real(node, env))
+    per = V.MAX_RANGE - 1
+    fit = MAX_CONST_ELEMENTS // per  # this many ranges of per numbers fit, one more does not
+    declares = " ".join(f"(declare (range 1..{per}) 'X{_name(i)})" for i in range(fit + 50))
+    text = game_with(declares)
+    [d] = errors(text)
+    assert d.cls == "limit" and "MAX_CONST_ELEMENTS" in d.message
+    assert f"{(fit + 1) * per:,} list elements up to 'X{_name(fit)}" in d.message
+    assert at(text, d).startswith(f"(declare (range 1..{per}) 'X{_name(fit)})")
+    # the declare that passes is refused before its range is made, and no later one is looked at
+    assert sum(isinstance(m, A.Range) for m in made) == fit
+    made.clear()
+    fits = " ".join(f"(declare (range 1..{per}) 'X{_name(i)})" for i in range(fit))
+    parse_game(game_with(fits))
+
+
+def test_declared_lists_count_parameters_too():
+    per = V.MAX_RANGE
+    n = MAX_CONST_ELEMENTS // per + 1
+    declares = " ".join(f"(declare (range 1..2) 'R{_name(i)})" for i in range(n))
+    text = game_with(declares)
+    params = {f"R{_name(i)}": f"1..{per}" for i in range(n)}
+    [d] = errors(text, params)
+    assert d.cls == "limit" and f"up to 'R{_name(n - 1)}" in d.message and "MAX_CONST_ELEMENTS" in d.message
+
+
+def test_decks_together_are_bounded_before_expanding(monkeypatch):
+    expanded = []
+    monkeypatch.setattr(check_setup, "expand_deck", lambda attributes: expanded.append(attributes) or [])
+    vals = "(A, B, C, D, E, F, G, H, I, J)"
+    big = "(create deck (game iloc STOCK) (deck " + " ".join(f"(K{c} {vals})" for c in "ABCDE") + "))"
+    fit = MAX_DESCRIBED_CARDS // MAX_CARDS  # decks of exactly MAX_CARDS cards
+    text = G(items="(do (" + " ".join([big] * (fit + 100)) + " (turn pass)))")
+    [d] = errors(text)
+    assert d.cls == "limit" and "MAX_DESCRIBED_CARDS" in d.message
+    # the setup deck's 2 cards come first, so the fit-th deck of the do passes the limit
+    assert f"describe {fit * MAX_CARDS + 2:,} cards" in d.message
+    assert at(text, d).startswith(big) and text[:d.span.column - 1].count(big) == fit - 1
+    assert len(expanded) == fit  # the setup deck and fit - 1 of the do: the one that passes is not made
+
+
+def test_boards_together_are_bounded_with_owners_counted():
+    deck = "(create deck (game iloc STOCK) (deck (RANK (A, B))))"
+    board = "(create board (game vloc M{}) (square 100 100))"  # 10,000 cells
+    fit = MAX_BOARD_CELLS // 10_000
+    text = G(decks=deck + " " + " ".join(board.format(_name(i)) for i in range(fit + 5)))
+    [d] = errors(text)
+    assert d.cls == "limit" and "MAX_BOARD_CELLS" in d.message and f"{(fit + 1) * 10_000:,} cells" in d.message
+    assert at(text, d).startswith(board.format(_name(fit)))
+    parse_game(G(decks=deck + " " + " ".join(board.format(_name(i)) for i in range(fit))))
+    # one board of each player's: counted once per player
+    mine = "(create board ('P vloc MAT) (square 100 100))"
+    [d] = errors(G(players="21", decks=deck, items=f"(do ((all player 'P {mine})))"))
+    assert d.cls == "limit" and "210,000 cells" in d.message
+
+
+def test_declared_name_lists_count_too():
+    ranges = " ".join(f"(declare (range 1..{V.MAX_RANGE}) 'R{_name(i)})" for i in range(9))
+    names = ", ".join(["A"] * (MAX_CONST_ELEMENTS - 9 * V.MAX_RANGE + 1))
+    [d] = errors(game_with(f"{ranges} (declare ({names}) 'N)"))
+    assert d.cls == "limit" and f"{MAX_CONST_ELEMENTS + 1:,} list elements up to 'N" in d.message
+    parse_game(game_with(f"{ranges} (declare ({names[3:]}) 'N)"))  # one name fewer: at the limit

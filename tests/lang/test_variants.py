@@ -7,7 +7,7 @@ import pytest
 
 from recycle.cli import main
 from recycle.errors import LoadError
-from recycle.lang import load_game
+from recycle.lang import load_game, variants
 from recycle.run.session import GameSession
 
 BASE = """;; A base game for variant tests
@@ -171,3 +171,41 @@ def test_a_base_name_too_long_for_the_system_is_a_variant_error(tmp_path, suffix
         load_game(path)
     text = e.value.format()
     assert "error[variant]" in text and "v.gdl:1:7" in text
+
+
+def test_many_changes_merge_in_one_pass_over_the_base(tmp_path, monkeypatch):
+    # 3,000 declares of the base and 3,000 of the variant (half replacing, half new), the new ones
+    # before setup in order: each change is looked up, never compared with every form of the base
+    n = 3000
+    names = [f"X{chr(65 + i // 676)}{chr(65 + i // 26 % 26)}{chr(65 + i % 26)}" for i in range(2 * n)]
+    base = BASE.replace("(declare 3 'DEAL)", "(declare 3 'DEAL) " + " ".join(f"(declare 1 '{x})" for x in names[:n]))
+    write(tmp_path, "base.gdl", base)
+    changes = " ".join(f"(declare 2 '{x})" for x in names[n // 2: n + n // 2])
+    v = write(tmp_path, "v.gdl", f'(game (extends "base") {changes} (declare 5 \'{names[0]}))')
+    keys = []
+    real = variants._key
+    monkeypatch.setattr(variants, "_key", lambda x: keys.append(x) or real(x))
+    loaded = load_game(v)
+    assert len(keys) == (n + 5) + (n + 1)  # once per form of the base (its n + 5) and once per change
+    values = {d.var: d.value.value for d in loaded.game.declares}
+    assert [d.var for d in loaded.game.declares] == ["DEAL", *names[:n + n // 2]]
+    assert values[names[0]] == 5 and values[names[n // 2 - 1]] == 1
+    assert values[names[n // 2]] == 2 and values[names[n + n // 2 - 1]] == 2
+
+
+def test_a_game_and_its_bases_together_are_bounded(tmp_path, monkeypatch):
+    part = ";; padding\n" * (variants.MAX_SOURCE_BYTES // 4 // 11)  # a quarter of the limit, less a little
+    write(tmp_path, "base.gdl", part + BASE)
+    write(tmp_path, "mid.gdl", part + "(game (extends \"base\") (declare 1 'DEAL))\n")
+    parsed = []
+    real = variants.read_sexprs
+    monkeypatch.setattr(variants, "read_sexprs", lambda src: parsed.append(src.filename) or real(src))
+    assert declares(load_game(write(tmp_path, "v.gdl", part + "(game (extends \"mid\"))\n")))
+    parsed.clear()
+    v = write(tmp_path, "v.gdl", part + part + "(game (extends \"mid\"))\n")
+    with pytest.raises(LoadError) as e:
+        load_game(v)
+    [d] = e.value.diagnostics
+    assert d.cls == "limit" and "MAX_SOURCE_BYTES" in d.message and "up to 'base'" in d.message
+    assert d.span.file.endswith("mid.gdl") and d.span.line == part.count("\n") + 1
+    assert parsed == [str(tmp_path / "mid.gdl")]  # the base that passes the limit is read, never parsed

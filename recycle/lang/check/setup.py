@@ -9,17 +9,28 @@ from ...errors import Span
 from .. import ast as A
 from ..ast import T
 from ..consts import (
+    MAX_BOARD_CELLS,
     MAX_PLAYERS,
     ConstError,
+    board_cells,
     board_problem,
     const_value,
     declared_values,
     meld_rules,
     resolve_teams,
+    too_many_board_cells,
     too_many_players,
     walk,
 )
-from ..decks import MAX_CARDS, DeckError, deck_size, expand_deck, too_many_cards
+from ..decks import (
+    MAX_CARDS,
+    MAX_DESCRIBED_CARDS,
+    DeckError,
+    deck_size,
+    expand_deck,
+    too_many_cards,
+    too_many_described,
+)
 from ..sexprs import Atom, SList, to_text
 from . import clauses, definitions
 from .base import ANY, Binding, Fail, Poison, article
@@ -316,8 +327,14 @@ def _setup_cards(d, env: dict) -> int:
 
 def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     """Load-time checks of the constant parts: decks, declares with overrides, player count, teams."""
+    described = 0  # cards of the decks expanded so far, counted before each is made
     for node in walk(game):
         if isinstance(node, A.CreateDeck):
+            size = deck_size(node.attributes)
+            described += size if size <= MAX_CARDS else 0  # a larger deck is refused alone, unmade
+            if described > MAX_DESCRIBED_CARDS:
+                b.error("limit", too_many_described(described), node)
+                break
             try:
                 expand_deck(node.attributes)
             except DeckError as e:
@@ -325,7 +342,7 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     try:
         env = declared_values(game, params)
     except ConstError as e:
-        b.error("meld" if isinstance(e.node, A.MeldRulesForm) else "arithmetic", str(e), e.node)
+        b.error(e.cls or ("meld" if isinstance(e.node, A.MeldRulesForm) else "arithmetic"), str(e), e.node)
         return
     for node in walk(game):
         if isinstance(node, A.MeldRulesForm):
@@ -354,11 +371,17 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     if cards > MAX_CARDS:
         b.error("limit", too_many_cards(cards, "setup creates"), game.setup)
         return
+    cells = 0  # of every board form so far, counted without making them
     for node in walk(game):
         if isinstance(node, A.CreateBoard):
             msg = board_problem(node, env)
             if msg:
                 b.error("setup", msg, node)
+                continue
+            cells += board_cells(node, env) * (1 if isinstance(node.location.owner, A.GameOwner) else n)
+            if cells > MAX_BOARD_CELLS:
+                b.error("limit", too_many_board_cells(cells), node)
+                break
     if game.setup.teams is not None:
         try:
             _, one_based = resolve_teams(game.setup.teams.teams, n)

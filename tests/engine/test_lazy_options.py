@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from recycle.engine.play import play_game
+from recycle.engine.recording import ListRecorder
 from recycle.engine.state import VDEL, WAITING, LazyOption, Option
 from recycle.errors import UsageError
 from recycle.integrations.actions import option_key
@@ -189,3 +190,26 @@ def test_taking_a_lazy_option_at_home_makes_the_state_its_replay_makes(monkeypat
         assert taken == [expected, None]  # not the home of its options: replayed
         assert st == copy
     assert len(lazy) >= 3
+
+
+@pytest.mark.parametrize("choice", [PLAIN, EIGHT + " (turn pass)"])
+def test_taken_with_a_recorder_the_recorder_hears_what_the_replay_tells_it(monkeypatch, choice):
+    # with a recorder, Program.apply makes a lazy option at home with the recorder listening (take_heard);
+    # the events and results must be those of computing its ops and replaying them
+    p = G(choice, declares=SUITS)
+
+    def played():
+        out = []
+        for seed in range(6):
+            rec = ListRecorder()
+            r = play_game(p, seed, [RandomPlayer(), RandomPlayer()], recorder=rec)
+            out.append((r, list(rec)))
+        return out
+    heard = []
+    real = LazyOption.take_heard
+    monkeypatch.setattr(LazyOption, "take_heard", lambda o, st: (heard.append(1), real(o, st))[1])
+    taken = played()
+    assert len(heard) > 10
+    monkeypatch.setattr(LazyOption, "can_take", lambda o, st: False)  # computed, then replayed
+    assert played() == taken
+    assert any(e.get("type") == "move" for _, events in taken for e in events)

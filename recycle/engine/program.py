@@ -244,7 +244,7 @@ class Program(Registry):
         st.status = ERROR
         st.opts = None
         if st.rec is not None:
-            self._end_event(st)
+            end_event(self, st)
 
     def _step(self, st: State, span: Span) -> bool:
         """Count one step of the game at span: False (and the game ended at the step limit) if one too many.
@@ -268,22 +268,7 @@ class Program(Registry):
             st.scores = None
             st.error = e.with_context("while scoring provisionally after the limit")
         if st.rec is not None:
-            self._end_event(st)
-
-    def _end_event(self, st: State) -> None:
-        r = self.result(st)
-        rec = st.rec
-        rec.final = (st.status, r)  # play_game returns this instead of building it again
-        if not rec.decisions:
-            return
-        # The event gets lists of its own: a recorder that edits them must not change the result
-        # play_game returns (rec.final), nor the caller's edits of that result the recorded event.
-        ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": self.direction,
-              "scores": _copy(r.scores), "ranks": _copy(r.ranks), "win_share": _copy(r.shares),
-              "error": r.error.text if r.error else None}
-        if r.hands:  # a match: the scores above are the match's, these each hand's
-            ev["hands"] = [list(h) for h in r.hands]
-        rec.raw(ev)
+            end_event(self, st)
 
     def finish(self, st: State) -> None:
         """The END op: score every player (§15)."""
@@ -292,7 +277,7 @@ class Program(Registry):
             st.keys = self.keys_fn(st)
         st.status = DONE
         if st.rec is not None:
-            self._end_event(st)
+            end_event(self, st)
 
     # ------------------------------------------------------------ results
 
@@ -361,6 +346,24 @@ class Program(Registry):
     def determinize(self, st: State, p: int, rng: random.Random) -> State:
         """A state from p's information set (§17.4); see visibility.determinize."""
         return _visibility.determinize(self, st, p, rng)
+
+
+def end_event(prog: Program, st: State) -> None:
+    """A recorded game's end: its result kept for play_game (rec.final) and, when the recorder wants it, the
+    `end` event told."""
+    r = prog.result(st)
+    rec = st.rec
+    rec.final = (st.status, r)  # play_game returns this instead of building it again
+    if not rec.decisions:
+        return
+    # The event gets lists of its own: a recorder that edits them must not change the result
+    # play_game returns (rec.final), nor the caller's edits of that result the recorded event.
+    ev = {"type": "end", "reason": r.end_reason, "decisions": r.n_decisions, "direction": prog.direction,
+          "scores": _copy(r.scores), "ranks": _copy(r.ranks), "win_share": _copy(r.shares),
+          "error": r.error.text if r.error else None}
+    if r.hands:  # a match: the scores above are the match's, these each hand's
+        ev["hands"] = [list(h) for h in r.hands]
+    rec.raw(ev)
 
 
 def _copy(xs: list | None) -> list | None:

@@ -1,5 +1,5 @@
 """The end event and the result play_game returns are built from one GameResult
-(Program._end_event, rec.final): each has lists of its own, so editing one leaves the other as it was."""
+(engine.program.end_event, rec.final): each has lists of its own, so editing one leaves the other as it was."""
 from __future__ import annotations
 
 import copy

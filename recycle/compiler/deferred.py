@@ -103,15 +103,18 @@ def check_of(cx: Compiler, clause, sc):
 
 
 def plan(cx: Compiler, clauses, sc) -> tuple | None:
-    """Per clause of a decision, (check_of's result, the guard to test): None when some clause cannot be
-    deferred.  A guard equal to the one of the clause before it and pure (testing it twice gives the
-    same value and draws nothing) is tested once for both (poker's "no bet to answer" opens two
-    clauses, "a bet to answer" the two others)."""
+    """Per clause of a decision, (check_of's result, its guard or None): None when some clause cannot be
+    deferred, or some guard is not pure.  The guards must be pure (testing one again gives the same
+    value and draws nothing): when a check fails the options are listed again from the start,
+    guards and all (option_builder).  A guard equal to the one of the clause before it is tested
+    once for both (poker's "no bet to answer" opens two clauses, "a bet to answer" the two others)."""
     checks = [check_of(cx, c, sc) for c in clauses]
     if any(c is None for c in checks):
         return None
-    keys = [c.cond if type(c) is A.Guarded and pure(c.cond) else None for c in clauses]
-    return tuple(zip(checks, keys, strict=True))
+    guards = [c.cond if type(c) is A.Guarded else None for c in clauses]
+    if any(g is not None and not pure(g) for g in guards):
+        return None
+    return tuple(zip(checks, guards, strict=True))
 
 
 # Forms whose value, from one state, is the same each time and draws nothing: not `random`, nor the

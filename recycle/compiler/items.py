@@ -450,15 +450,10 @@ def gen_stage(cx: Compiler, stg: A.Stage, sc, stages) -> None:
                 limit(st, "steps", endspan)
                 return
             st.steps = s
-            c = st.pcyc
-            if cond(st, st.env):  # leave(st), inlined
-                old = c[-2]
-                del c[-2:]
-                if st.rec is not None and c[-2] != old:
-                    st.rec.turn(c[-2])
-                st.pc = after
+            if cond(st, st.env):
+                leave(st)
                 return
-            # advance(st), inlined
+            c = st.pcyc  # advance(st), inlined
             q = c[-1]
             old = c[-2]
             if q >= 0:

@@ -13,11 +13,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from hashlib import sha256
 from itertools import combinations, product
-from operator import itemgetter
+from operator import index, itemgetter
 from typing import Any
 
 __all__ = [
     "ResourceLimit",
+    "as_int",
     "competition_ranks",
     "derive",
     "disjunction",
@@ -411,3 +412,14 @@ def derive(*parts: object) -> int:
         if a.__class__ is int and b.__class__ is str and c.__class__ is int:
             return _first_u64(sha256(f"{a}/{b}/{c}".encode()).digest())[0]
     return _first_u64(sha256("/".join(map(str, parts)).encode()).digest())[0]
+
+
+def as_int(value: object) -> int | None:
+    """`value` as an int when it is an integer: an int, a NumPy integer, a 0-d integer array (anything with
+    `__index__`), a bool excepted; None for anything else, a float included (never truncated)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None

@@ -17,7 +17,6 @@ test, stage advance, ...), the scoring closure and a template state produced by 
 """
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -49,11 +48,9 @@ DEFAULT_MAX_OPTIONS = 100_000
 def option_index(i: object, n: int) -> int:
     """The index of a chosen option given as another integer type (numpy's, say); anything else (a
     string, a float, a bool, an option object) is a player's mistake, refused in words, not a TypeError."""
-    if not isinstance(i, bool):
-        try:
-            return operator.index(i)  # type: ignore[arg-type]
-        except TypeError:
-            pass
+    k = alg.as_int(i)
+    if k is not None:
+        return k
     raise UsageError(f"apply(): an option is chosen by its index, an int in 0..{n - 1}, not {cut_text(repr(i), 60)} "
                      f"(a {type(i).__name__})")
 

@@ -20,11 +20,21 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..api import Game, load
+from ..engine.algorithms import as_int
 from ..engine.describe import actions
 from ..engine.state import DONE, ERROR, WAITING, State
 from ..engine.watchdog import StepTimeExceeded
 from .actions import ActionCodec
 from .encoding import Encoder
+
+
+def integer(value: object, what: str = "an action id") -> int:
+    """`value` as an int: an int, a NumPy integer or a 0-d integer array (what agents send); anything
+    else, a float or a bool included, is a ValueError naming `what`, rather than an int made by truncating it."""
+    k = as_int(value)
+    if k is not None:
+        return k
+    raise ValueError(f"{what} is an integer, not {value!r}")
 
 
 class RecycleSession:
@@ -59,6 +69,7 @@ class RecycleSession:
     def apply(self, st: State, action: int, legal: list[int] | None = None) -> list[str]:
         """Take the option with id `action`; returns what each seat saw of it (one text per seat)."""
         ids = self.legal(st) if legal is None else legal
+        action = integer(action)
         try:
             i = ids.index(action)
         except ValueError:

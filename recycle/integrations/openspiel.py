@@ -49,7 +49,7 @@ import numpy as np
 from ..engine.state import State as EngineState
 from ..lang import library
 from .actions import option_key
-from .core import RecycleSession
+from .core import RecycleSession, integer
 
 SHORT_NAME = "recycle"
 DEFAULTS: dict[str, object] = {"game": "block_rummy", "params": "", "deals": 1024, "max_decisions": 0,
@@ -190,8 +190,9 @@ class RecycleState(pyspiel.State):
         return [(i, p) for i in range(self._g.deals)]
 
     def _apply_action(self, action: int) -> None:
-        self._st  # noqa: B018  (an unpickled state replays its actions first)
-        self._advance(int(action))
+        if self._st is None and not 0 <= action < self._g.deals:  # (an unpickled state replays its actions first)
+            raise ValueError(f"deal {action} is not a chance outcome here (outcomes: 0..{self._g.deals - 1})")
+        self._advance(integer(action))
 
     def _advance(self, action: int) -> None:
         g = self._g

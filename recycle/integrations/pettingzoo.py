@@ -51,7 +51,7 @@ import numpy as np
 from ..api import Game
 from ..engine.describe import describe
 from ..engine.state import LIMIT
-from .core import RecycleSession
+from .core import RecycleSession, integer
 
 
 def env(game: str | Path | Game = "block_rummy", render_mode: str | None = None, *,
@@ -60,6 +60,14 @@ def env(game: str | Path | Game = "block_rummy", render_mode: str | None = None,
     """The AEC environment of a game (a shipped name, a path or a loaded Game); keywords: the game's parameters."""
     return RecycleAECEnv(game, render_mode, params={**(params or {}), **game_params}, action_bits=action_bits,
                          max_decisions=max_decisions, atomic=atomic)
+
+
+def _seed(seed: object) -> int:
+    """A seed given to reset(): a non-negative integer (NumPy's generator of the next seeds takes no other)."""
+    value = integer(seed, "a seed")
+    if value < 0:
+        raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
+    return value
 
 
 class RecycleAECEnv(AECEnv):
@@ -96,8 +104,8 @@ class RecycleAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = int(seed)
+            game_seed = _seed(seed)
+            self._seeds = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._seeds.integers(0, 2**63 - 1))
         self.game_seed = game_seed
@@ -133,18 +141,26 @@ class RecycleAECEnv(AECEnv):
             self.infos[self.agent_selection] = {"option_ids": list(self._legal)}
 
     def step(self, action: Any) -> None:
+        if self.st is None:
+            raise RuntimeError("step() before reset(): call reset() to start a game")
+        if not self.agents:
+            raise RuntimeError("step() after every agent has stepped out of the finished game: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.session.apply(self.st, int(action), self._legal)
+        self.session.apply(self.st, integer(action), self._legal)
         self._clear_rewards()
         self._after_move()
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         s = self.session
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} in this game (agents: {', '.join(self.possible_agents)})")
+        if self.st is None:
+            raise RuntimeError("observe() before reset(): call reset() to start a game")
         seat = self.possible_agents.index(agent)
         mask = np.zeros(s.num_distinct_actions, np.int8)
         if s.chooser(self.st) == seat:
@@ -240,16 +256,20 @@ class RecycleParallelEnv(ParallelEnv):
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Apply the action of the agent to move; the others must send the no-op (or nothing)."""
+        if self.aec.st is None:
+            raise RuntimeError("step() before reset(): call reset() to start a game")
         if not self.agents:
             return {}, {}, {}, {}, {}
         mover = self.aec.agent_selection
         for a, act in actions.items():
-            if a != mover and act is not None and int(act) != self.noop:
+            if a not in self.agents:
+                raise ValueError(f"no live agent {a!r} in this game (agents: {', '.join(self.agents)})")
+            if a != mover and act is not None and integer(act) != self.noop:
                 raise ValueError(f"{a} is not to move ({mover} is): its action must be the no-op {self.noop}, "
                                  f"not {act}")
         if actions.get(mover) is None:
             raise ValueError(f"{mover} is to move: its action is missing")
-        self.aec.step(int(actions[mover]))
+        self.aec.step(integer(actions[mover]))
         live = self.agents
         observations = {a: self._observe(a) for a in live}
         rewards = {a: float(self.aec.rewards[a]) for a in live}

@@ -5,12 +5,14 @@ import enum
 import hashlib
 from itertools import combinations, pairwise
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recycle.engine.algorithms import (
     ResourceLimit,
+    as_int,
     competition_ranks,
     derive,
     disjunction,
@@ -674,3 +676,10 @@ def test_derive_is_the_spec_formula_for_every_kind_of_part():
     for parts in cases:
         assert derive(*parts) == _reference_derive(*parts), parts
         assert 0 <= derive(*parts) < 2**64
+
+
+def test_as_int_takes_integers_of_any_kind_and_nothing_else():
+    assert as_int(7) == 7 and as_int(-2**70) == -2**70
+    assert as_int(np.int64(3)) == 3 and as_int(np.array(5)) == 5  # a NumPy integer, a 0-d integer array
+    for not_an_int in (True, False, 3.0, 1.5, "3", None, np.array([1]), np.float64(2.0)):
+        assert as_int(not_an_int) is None, not_an_int

@@ -133,3 +133,13 @@ def test_openspiel_rl_environment_and_tabular_q_learner_run_a_few_episodes():
             agent.step(step)  # the learners see the end of the episode
         assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
     assert any(agent._q_values for agent in agents)  # they learnt values for the moves they met
+
+
+def test_a_deal_outside_the_chance_outcomes_is_refused():
+    state = _load("block_rummy", deals=4).new_initial_state()
+    for bad in (4, 10**9):
+        with pytest.raises(ValueError, match=rf"deal {bad} is not a chance outcome here \(outcomes: 0\.\.3\)"):
+            state.apply_action(bad)
+    assert state.is_chance_node()  # nothing dealt
+    state.apply_action(3)
+    assert not state.is_chance_node() and state.history() == [3]

@@ -202,3 +202,40 @@ def test_the_parallel_env_takes_only_the_movers_action():
     assert not any(terminations.values()) and not any(truncations.values())
     assert e.game_seed == 5 and e.render().startswith("block_rummy, game seed 5")
     assert set(e.option_texts()) == set(infos[infos[other]["active_agent"]]["option_ids"])
+
+
+def test_misuse_gives_one_clear_error_not_a_stray_one():
+    e = env("block_rummy")
+    with pytest.raises(RuntimeError, match="before reset"):
+        e.step(0)
+    with pytest.raises(RuntimeError, match="before reset"):
+        e.observe("player_0")
+    with pytest.raises(ValueError, match="a seed is a non-negative integer, not -1"):
+        e.reset(seed=-1)
+    with pytest.raises(ValueError, match="a seed is an integer, not 'abc'"):
+        e.reset(seed="abc")
+    e.reset(seed=np.int64(4))  # a NumPy integer is a seed
+    assert e.game_seed == 4
+    legal = e.infos[e.agent_selection]["option_ids"]
+    before = e.session.prog.options(e.st)
+    with pytest.raises(ValueError, match=r"an action id is an integer, not 1\.5"):
+        e.step(1.5)  # not truncated to the id 1
+    with pytest.raises(ValueError, match="an action id is an integer, not True"):
+        e.step(True)
+    with pytest.raises(ValueError, match="no agent 'nobody' in this game"):
+        e.observe("nobody")
+    assert e.session.prog.options(e.st) is before  # nothing was taken
+    e.step(np.array(legal[0]))  # a 0-d integer array is an id
+    assert e.st.decisions == 1
+    while e.agents:  # to the end, every agent stepping out
+        ag = e.agent_selection
+        done = e.terminations[ag] or e.truncations[ag]
+        e.step(None if done else e.infos[ag]["option_ids"][0])
+    with pytest.raises(RuntimeError, match="call reset"):
+        e.step(0)
+    p = parallel_env("block_rummy")
+    with pytest.raises(RuntimeError, match="before reset"):
+        p.step({})
+    p.reset(seed=1)
+    with pytest.raises(ValueError, match="no live agent 'zz'"):
+        p.step({"zz": 0})

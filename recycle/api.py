@@ -14,6 +14,10 @@ Seats are numbered as the language numbers players: seat 0 is `(0 player)`, writ
 texts and transcripts.  A player is any object with `start(game, seat, seed)` and
 `choose(state) -> int` (see `Player`); the built-in players (`RandomPlayer` and the searching
 players of `recycle.players`) work on the engine directly and are accepted as they are.
+
+Seeds (at least 0), limits (at least 1), seats (0 … players − 1) and option indexes are whole
+numbers, an int or a NumPy integer, as on the command line; anything else, a float or a string
+included, is a UsageError saying what was expected, never truncated or read another way.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from typing import Protocol, runtime_checkable
 import attrs
 
 from .compiler import compile_loaded
+from .engine.algorithms import as_int
 from .engine.describe import ActionInfo, actions
 from .engine.play import play_game
 from .engine.program import Program
@@ -73,6 +78,22 @@ def load(game: str | Path, params: Mapping[str, object] | None = None, dialect: 
     return Game(compile_loaded(load_source(source, values or None), values or None), path, source.sha256)
 
 
+def _whole(value: object, what: str, minimum: int = 0, maximum: int | None = None) -> int:
+    """`value` as an int of at least `minimum` (and below `maximum`), or a UsageError naming `what`:
+    the API refuses what the command line refuses, rather than truncating a float or reading a string."""
+    v = as_int(value)
+    if v is None:
+        raise UsageError(f"{what} is a whole number, not {value!r}")
+    if v < minimum or (maximum is not None and v >= maximum):
+        bound = f"at least {minimum}" if maximum is None else f"in {minimum}..{maximum - 1}"
+        raise UsageError(f"{what} must be {bound}, not {v}")
+    return v
+
+
+def _limit(value: int | None, what: str) -> int | None:
+    return None if value is None else _whole(value, what, 1)
+
+
 def shipped_games() -> dict[str, Path]:
     """The games that ship with recycle: name -> file."""
     return library.shipped()
@@ -108,6 +129,8 @@ class Game:
         (default: the process's, 60 s unless `recycle.engine.watchdog.set_max_step_time` set another);
         a step that runs longer ends the game with a run-time error of class `limit` (docs/limits.md).
         """
+        seed = _whole(seed, "a seed")
+        max_decisions, max_steps = _limit(max_decisions, "max_decisions"), _limit(max_steps, "max_steps")
         limit = None if max_step_time is None else check_seconds(max_step_time)
         with step_time_limit(limit):
             st = self.program.new_game(seed, max_decisions, max_steps)
@@ -119,7 +142,13 @@ class Game:
 
         `max_step_time` as in `start`: a runaway step is the result's error (outcome `error`, class `limit`).
         """
-        seats = [p if isinstance(p, engine_players.Player) else _EnginePlayer(self, p) for p in players]
+        seed = _whole(seed, "a seed")
+        max_decisions, max_steps = _limit(max_decisions, "max_decisions"), _limit(max_steps, "max_steps")
+        given = None if isinstance(players, str) else list(players)
+        if given is None or len(given) != self.players:
+            raise UsageError(f"{self.name} is played by {self.players} players: give play() a list of "
+                             f"{self.players} player objects, not {players!r}")
+        seats = [p if isinstance(p, engine_players.Player) else _EnginePlayer(self, p) for p in given]
         with step_time_limit(max_step_time):
             return play_game(self.program, seed, seats, max_decisions, max_steps)
 
@@ -156,7 +185,7 @@ class GameState:
         if self.state.status != WAITING:
             return []
         prog, st = self.game.program, self.state
-        who = st.chooser if viewer is None else viewer
+        who = st.chooser if viewer is None else _whole(viewer, "a viewer's seat", 0, self.game.players)
         if viewer is None and self._options is not None:
             return self._options
         out = []
@@ -171,7 +200,7 @@ class GameState:
         """Take an option (or its index) and run to the next decision or the end."""
         if self.read_only:
             raise UsageError("a player may not move on the game it is asked about: clone() the state to look ahead")
-        i = option.index if isinstance(option, Option) else int(option)
+        i = option.index if isinstance(option, Option) else option  # (any other type: Program.apply's own error)
         try:
             with step_time_limit(self.max_step_time):
                 self.game.program.apply(self.state, i)
@@ -181,7 +210,7 @@ class GameState:
 
     def view(self, seat: int) -> dict:
         """What `seat` observes now (language spec §17): piles it sees, backs of the others, storage."""
-        return self.game.program.view(self.state, seat)
+        return self.game.program.view(self.state, _whole(seat, "a seat", 0, self.game.players))
 
     def result(self) -> GameResult:
         """The result of the game (provisional while it runs): outcome, scores, ranks, winners."""

@@ -28,7 +28,7 @@ from typing import Protocol, runtime_checkable
 import attrs
 
 from .compiler import compile_loaded
-from .engine.algorithms import as_int
+from .engine.algorithms import whole_number
 from .engine.describe import ActionInfo, actions
 from .engine.play import play_game
 from .engine.program import Program
@@ -78,20 +78,8 @@ def load(game: str | Path, params: Mapping[str, object] | None = None, dialect: 
     return Game(compile_loaded(load_source(source, values or None), values or None), path, source.sha256)
 
 
-def _whole(value: object, what: str, minimum: int = 0, maximum: int | None = None) -> int:
-    """`value` as an int of at least `minimum` (and below `maximum`), or a UsageError naming `what`:
-    the API refuses what the command line refuses, rather than truncating a float or reading a string."""
-    v = as_int(value)
-    if v is None:
-        raise UsageError(f"{what} is a whole number, not {value!r}")
-    if v < minimum or (maximum is not None and v >= maximum):
-        bound = f"at least {minimum}" if maximum is None else f"in {minimum}..{maximum - 1}"
-        raise UsageError(f"{what} must be {bound}, not {v}")
-    return v
-
-
 def _limit(value: int | None, what: str) -> int | None:
-    return None if value is None else _whole(value, what, 1)
+    return None if value is None else whole_number(value, what, 1)
 
 
 def shipped_games() -> dict[str, Path]:
@@ -129,7 +117,7 @@ class Game:
         (default: the process's, 60 s unless `recycle.engine.watchdog.set_max_step_time` set another);
         a step that runs longer ends the game with a run-time error of class `limit` (docs/limits.md).
         """
-        seed = _whole(seed, "a seed")
+        seed = whole_number(seed, "a seed")
         max_decisions, max_steps = _limit(max_decisions, "max_decisions"), _limit(max_steps, "max_steps")
         limit = None if max_step_time is None else check_seconds(max_step_time)
         with step_time_limit(limit):
@@ -142,7 +130,7 @@ class Game:
 
         `max_step_time` as in `start`: a runaway step is the result's error (outcome `error`, class `limit`).
         """
-        seed = _whole(seed, "a seed")
+        seed = whole_number(seed, "a seed")
         max_decisions, max_steps = _limit(max_decisions, "max_decisions"), _limit(max_steps, "max_steps")
         given = None if isinstance(players, str) else list(players)
         if given is None or len(given) != self.players:
@@ -185,7 +173,7 @@ class GameState:
         if self.state.status != WAITING:
             return []
         prog, st = self.game.program, self.state
-        who = st.chooser if viewer is None else _whole(viewer, "a viewer's seat", 0, self.game.players)
+        who = st.chooser if viewer is None else whole_number(viewer, "a viewer's seat", 0, self.game.players)
         if viewer is None and self._options is not None:
             return self._options
         out = []
@@ -210,7 +198,7 @@ class GameState:
 
     def view(self, seat: int) -> dict:
         """What `seat` observes now (language spec §17): piles it sees, backs of the others, storage."""
-        return self.game.program.view(self.state, _whole(seat, "a seat", 0, self.game.players))
+        return self.game.program.view(self.state, whole_number(seat, "a seat", 0, self.game.players))
 
     def result(self) -> GameResult:
         """The result of the game (provisional while it runs): outcome, scores, ranks, winners."""

@@ -12,6 +12,8 @@ IPython looks for `_repr_svg_`, `_repr_png_` and `_repr_html_` on the value of a
 classes give them, and `.svg`, `.dot`, `.figure`, `.save(path)` serve outside a notebook too.
 The package root re-exports `run_batch`, `flow_diagram`, `view` and `Batch`, importing this module
 on first use (it needs matplotlib and graphviz, which playing a game does not); see docs/examples/.
+Counts, seeds and game numbers are checked as `recycle.api` checks them (UsageError in words), and
+`save_transcript` never overwrites a file that is not the same game's transcript.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from matplotlib.figure import Figure
 from recycle.analysis.flow import FlowGraph
 from recycle.analysis.summary import analyze, format_summary
 from recycle.api import Game
+from recycle.engine.algorithms import whole_number
 from recycle.errors import UsageError
 from recycle.lang import library
 from recycle.run.batch import BatchSpec, parse_lineup
@@ -167,13 +170,19 @@ class Batch:
 
     def save_transcript(self, run: int, folder: str | Path) -> Path:
         """Write game `run`'s transcript into `folder` (made if missing) as run-NNNN.jsonl; its path."""
-        rec = self.records[run]
+        if not self.records:
+            raise UsageError("the batch has no game to save")
+        rec = self.records[whole_number(run, "a game of the batch", 0, len(self.records))]
         if rec.transcript is None:  # run_batch keeps them: a Batch made otherwise may not
             raise UsageError(f"game {run} of the batch kept no transcript")
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"run-{rec.run:04d}.jsonl"
-        path.write_text("".join(line + "\n" for line in rec.transcript), encoding="utf-8")
+        text = "".join(line + "\n" for line in rec.transcript)
+        if path.is_symlink() or (path.exists() and (not path.is_file() or path.read_bytes() != text.encode())):
+            # another game's transcript (or anything else) is there: never overwritten silently
+            raise UsageError(f"{path} exists and is not this game's transcript: save into another folder")
+        path.write_text(text, encoding="utf-8")
         return path
 
     def view(self, run: int = 0, folder: str | Path | None = None) -> ViewerPage:
@@ -190,6 +199,8 @@ def run_batch(game: str | Path | Game, n: int = 100, *, seed: int = 0, players: 
               params: Mapping[str, object] | None = None, jobs: int = 1) -> Batch:
     """Play n seeded games (as `recycle run --seed SEED`, random players unless `players` says), keeping
     their transcripts; `.summary()`, `.plot()`, `.flow()` and `.view()` show them in a notebook."""
+    n, seed = whole_number(n, "the number of games"), whole_number(seed, "a seed")
+    jobs = whole_number(jobs, "jobs", 1)
     path = _game_path(game)
     values = dict(params or (game.params if isinstance(game, Game) else {}))
     session = GameSession.open(path, values or None)
@@ -200,7 +211,7 @@ def run_batch(game: str | Path | Game, n: int = 100, *, seed: int = 0, players: 
 
 def flow_diagram(game: str | Path | Game, n: int = 1, *, seed: int = 0, **style) -> FlowDiagram:
     """The card-flow diagram of n seeded random games (as `recycle flow --seed SEED -n N`), shown inline as SVG."""
-    return run_batch(game, n, seed=seed).flow(**style)
+    return run_batch(game, whole_number(n, "the number of games", 1), seed=seed).flow(**style)
 
 
 def view(transcript: str | Path, game: str | Path | None = None, **kw) -> ViewerPage:

@@ -16,6 +16,8 @@ from itertools import combinations, product
 from operator import index, itemgetter
 from typing import Any
 
+from ..errors import UsageError
+
 __all__ = [
     "ResourceLimit",
     "as_int",
@@ -32,6 +34,7 @@ __all__ = [
     "subsets",
     "tuples",
     "union",
+    "whole_number",
 ]
 
 _first = itemgetter(0)
@@ -423,3 +426,15 @@ def as_int(value: object) -> int | None:
         return index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def whole_number(value: object, what: str, minimum: int = 0, maximum: int | None = None) -> int:
+    """`value` (as_int) as an int of at least `minimum` (and below `maximum`), or a UsageError naming `what`:
+    the Python API refuses what the command line refuses, rather than truncating a float or reading a string."""
+    v = as_int(value)
+    if v is None:
+        raise UsageError(f"{what} is a whole number, not {value!r}")
+    if v < minimum or (maximum is not None and v >= maximum):
+        bound = f"at least {minimum}" if maximum is None else f"in {minimum}..{maximum - 1}"
+        raise UsageError(f"{what} must be {bound}, not {v}")
+    return v

@@ -45,6 +45,35 @@ def test_batch_summary_plot_flow_and_viewer_show_inline(batch, tmp_path):
     assert page.save(tmp_path / "p.html").read_text("utf-8").startswith("<!doctype html>")
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: recycle.run_batch("block_rummy", 1.5), "the number of games is a whole number, not 1.5"),
+    (lambda: recycle.run_batch("block_rummy", 2, seed="a"), "a seed is a whole number, not 'a'"),
+    (lambda: recycle.run_batch("block_rummy", 2, seed=-3), "a seed must be at least 0, not -3"),
+    (lambda: recycle.run_batch("block_rummy", 2, jobs=0), "jobs must be at least 1, not 0"),
+    (lambda: recycle.flow_diagram("block_rummy", 0), "the number of games must be at least 1, not 0"),
+    (lambda: recycle.run_batch("block_rummy", 0).view(), "the batch has no game to save"),
+])
+def test_the_notebook_api_refuses_bad_numbers_in_words(call, message):
+    with pytest.raises(recycle.UsageError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("run, message", [(6, "in 0..5, not 6"), (-1, "in 0..5, not -1"), (1.5, "not 1.5")])
+def test_a_game_outside_the_batch_is_refused(batch, tmp_path, run, message):
+    with pytest.raises(recycle.UsageError, match=f"a game of the batch (must be|is a whole number).*{message}"):
+        batch.save_transcript(run, tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
+def test_saving_a_transcript_never_overwrites_another(batch, tmp_path):
+    path = batch.save_transcript(0, tmp_path)
+    assert batch.save_transcript(0, tmp_path) == path  # the same game again: the same bytes, allowed
+    other = recycle.run_batch("block_rummy", 1, seed=4)
+    with pytest.raises(recycle.UsageError, match="exists and is not this game's transcript"):
+        other.save_transcript(0, tmp_path)
+    assert path.read_text(encoding="utf-8") == "".join(line + "\n" for line in batch.records[0].transcript)
+
+
 def test_flow_diagram_of_seeded_games():
     flow = recycle.flow_diagram("rummy_squared", 2, seed=1)
     assert flow.graph.graph["runs"] == 2

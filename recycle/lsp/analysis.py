@@ -427,7 +427,7 @@ class Item:
 
 def completions(docs: list[Document], pos: Pos) -> list[Item]:
     doc = docs[0]
-    line = doc.lines[pos[0]][: pos[1]] if pos[0] < len(doc.lines) else ""
+    line = doc.lines[pos[0]][: pos[1]] if 0 <= pos[0] < len(doc.lines) else ""
     if re.search(r'\(extends\s+"[^"]*$', line):
         return [Item(n, "module", "a shipped game") for n in library.shipped()]
     node = doc.enclosing(pos)

@@ -165,3 +165,16 @@ def test_a_base_name_too_long_for_the_system_ends_the_chain(tmp_path):
     for name in ("b" * 300, "b" * 300 + ".gdl"):
         doc = An.Document(f'(game (extends "{name}"))\n', str(tmp_path / "v.gdl"))
         assert An.chain(doc) == [doc]
+
+
+def test_a_position_outside_the_document_is_answered_not_a_crash():
+    """A client's position past the end, or a negative one, gets the answer of no place (a line -5 of a
+    3-line text used to be an IndexError in completions)."""
+    text = "(game\n (define (D) 1)\n (do ((set (game sto X) (D)))))"
+    docs = [An.Document(text)]
+    for pos in [(-5, 0), (-1, 3), (3, 0), (99, 99), (0, -4), (1, 999)]:
+        assert An.hover(docs, pos) is None
+        assert An.definition(docs, pos) is None
+        assert An.references(docs, pos) == []
+        labels = {i.label for i in An.completions(docs, pos)}
+        assert "stage" in labels  # the top level's forms: no place in the text narrows them

@@ -1,8 +1,10 @@
 """The shape of the house (docs/architecture.md): stages import only earlier stages, no import cycles,
-imports at the top of modules, no module over 600 lines, no class over 300 lines."""
+imports at the top of modules, no module over 600 lines, no class over 300 lines, no module named
+like a standard-library module."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import networkx as nx
@@ -27,6 +29,9 @@ STAGES = (
 )
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 300
+# Packages whose modules may keep a standard-library name: `recycle.lang.ast` is public API (the game
+# tree users import by that name), so it stays, and with it its own `types` module.
+STDLIB_NAMES_KEPT = ("recycle.lang.ast",)
 # Modules that import other parts of recycle inside functions on purpose: name -> why.
 DEFERRED_IMPORTS: dict[str, str] = {
     "recycle.cli.lsp": "the server needs pygls, an optional extra: imported when `recycle lsp` runs, so that "
@@ -147,3 +152,13 @@ def test_module_and_class_sizes(module):
         if isinstance(node, ast.ClassDef):
             lines = node.end_lineno - node.lineno + 1
             assert lines <= MAX_CLASS_LINES, f"class {node.name} of {module} has {lines} lines"
+
+
+def test_no_module_shadows_the_standard_library():
+    # A `collections.py` beside `import collections` confuses readers, and tools that resolve a name
+    # by its file; compiler/ and lang/check/ each had one, now `collection_forms.py`.
+    assert "recycle.compiler.collection_forms" in MODULES and "recycle.lang.check.collection_forms" in MODULES
+    stdlib = set(sys.stdlib_module_names)
+    shadowing = sorted(m for m in MODULES if m.split(".")[-1] in stdlib
+                       and not any(m == k or m.startswith(k + ".") for k in STDLIB_NAMES_KEPT))
+    assert shadowing == [], f"modules named like standard-library modules: {shadowing}"

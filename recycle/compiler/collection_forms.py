@@ -80,14 +80,11 @@ def e_filter(cx: Compiler, n: A.Filter, sc):
 
 
 def e_sort(cx: Compiler, n: A.Sort, sc):
-    cf = refs.cards(cx, n.pile, sc)
-    skf = refs.scores(cx, n.points, sc)
+    scored = refs.card_scores(cx, n.pile, n.points, sc)
 
     def sort(st, env):
-        cards = cf(st, env)
-        sk = skf(st, env)
-        ck = st.ckind
-        return alg.sort_by_score(cards, [sk[ck[c]] for c in cards])
+        cards, scores = scored(st, env)
+        return alg.sort_by_score(cards, scores)
     return sort
 
 

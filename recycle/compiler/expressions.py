@@ -145,17 +145,11 @@ def e_size(cx: Compiler, n: A.Size, sc):
 
 
 def e_sum(cx: Compiler, n: A.Sum, sc):
-    cf = refs.cards(cx, n.pile, sc)
-    skf = refs.scores(cx, n.points, sc)
+    scored = refs.card_scores(cx, n.pile, n.points, sc)
 
     def sum_(st, env):
-        cards = cf(st, env)
-        sk = skf(st, env)
-        ck = st.ckind
-        s = 0
-        for c in cards:
-            s += sk[ck[c]]
-        return s
+        _, scores = scored(st, env)
+        return sum(scores)
     return sum_
 
 
@@ -173,18 +167,15 @@ def e_score(cx: Compiler, n: A.Score, sc):
 
 
 def e_score_extreme(cx: Compiler, n: A.ScoreExtreme, sc):
-    cf = refs.cards(cx, n.pile, sc)
-    skf = refs.scores(cx, n.points, sc)
+    scored = refs.card_scores(cx, n.pile, n.points, sc)
     span = n.span
     fn = max if n.which == "scoremax" else min
 
     def ext(st, env):
-        cards = cf(st, env)
+        cards, scores = scored(st, env)
         if not cards:
             raise _err("empty", f"{show(n)}: the pile is empty", span)
-        sk = skf(st, env)
-        ck = st.ckind
-        return fn([sk[ck[c]] for c in cards])
+        return fn(scores)
     return ext
 
 

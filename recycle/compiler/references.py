@@ -329,6 +329,20 @@ def scores(cx: Compiler, pm_node, sc):
     return sk
 
 
+def card_scores(cx: Compiler, pile_node, pm_node, sc):
+    """Closure giving a pile's cards and, in the same order, each card's score under a point map
+    (`sum`, `sort` and `scoremax`/`scoremin` of a pile `using` points)."""
+    cf = cards(cx, pile_node, sc)
+    skf = scores(cx, pm_node, sc)
+
+    def card_scores(st, env):
+        cs = cf(st, env)
+        sk = skf(st, env)
+        ck = st.ckind
+        return cs, [sk[ck[c]] for c in cs]
+    return card_scores
+
+
 def ply_raw(cx: Compiler, n, sc):
     """A Player expression that may be `no player` (None): an unset ply cell read for ==, != or set (E2)."""
     if type(n) is A.Storage and n.kind == "ply":

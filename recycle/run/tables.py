@@ -7,12 +7,13 @@ import io
 import json
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import attrs
 
+from ..errors import InternalError
 from .output import TEMP_MARK, OutFolder, OutputError
 from .records import RunRecord
 
@@ -133,8 +134,8 @@ def record_from_json(line: str) -> RunRecord:
     d = json.loads(line)
     if not isinstance(d, dict):
         raise ValueError("not a record")
-    for name, ok in _RECORD_FIELDS + _RECORD_DEFAULTED:
-        if (name not in d and (name, ok) in _RECORD_FIELDS) or (name in d and not ok(d[name])):
+    for name, required, ok in RECORD_FIELDS:
+        if (name not in d and required) or (name in d and not ok(d[name])):
             raise ValueError(f"field {name!r} is {json.dumps(d.get(name))[:40]}")
     n = len(d["lineup"])
     if any(d[k] is not None and len(d[k]) != n for k in ("scores", "ranks", "shares")):
@@ -169,20 +170,34 @@ def _or_none(ok):
     return lambda v: v is None or ok(v)
 
 
-_RECORD_FIELDS = (
-    ("run", is_count), ("game_seed", is_count), ("end_reason", lambda v: isinstance(v, str)), ("decisions", is_count),
-    ("forced", is_count), ("turns", is_count), ("moves", is_count), ("scores", _or_none(_list_of(_num))),
-    ("ranks", _or_none(_list_of(lambda x: is_count(x) and x > 0))), ("shares", _or_none(_list_of(_num))),
-    ("winners", _list_of(is_count)), ("error", _or_none(lambda v: isinstance(v, str))),
-    ("decision_rows", _list_of(lambda x: isinstance(x, list) and len(x) == 3 and all(is_count(y) for y in x))),
-    ("lineup", lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(c, str) for c in v)),
-)
-# Fields a record may leave to their defaults.
-_RECORD_DEFAULTED = (
-    ("transcript", lambda v: v is None), ("ms", lambda v: _num(v) and v >= 0),
-    ("estimates", _or_none(_list_of(lambda x: isinstance(x, dict)))),
-    ("sampled", _list_of(lambda x: isinstance(x, list) and len(x) == 2 and is_count(x[0]) and _num(x[1]))),
-)
+# What each field of a RunRecord may hold in the journal (its type hint says too little: a rank is a
+# count from 1, a decision row three counts, and the journal never holds a transcript).
+_FIELD_CHECKS = {
+    "run": is_count, "game_seed": is_count, "end_reason": lambda v: isinstance(v, str), "decisions": is_count,
+    "forced": is_count, "turns": is_count, "moves": is_count, "scores": _or_none(_list_of(_num)),
+    "ranks": _or_none(_list_of(lambda x: is_count(x) and x > 0)), "shares": _or_none(_list_of(_num)),
+    "winners": _list_of(is_count), "error": _or_none(lambda v: isinstance(v, str)),
+    "decision_rows": _list_of(lambda x: isinstance(x, list) and len(x) == 3 and all(is_count(y) for y in x)),
+    "lineup": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(c, str) for c in v),
+    "transcript": lambda v: v is None, "ms": lambda v: _num(v) and v >= 0,
+    "estimates": _or_none(_list_of(lambda x: isinstance(x, dict))),
+    "sampled": _list_of(lambda x: isinstance(x, list) and len(x) == 2 and is_count(x[0]) and _num(x[1])),
+}
+
+
+def _record_fields() -> tuple[tuple[str, bool, Callable[[object], bool]], ...]:
+    """(name, required, check) of every field of RunRecord in its order, a field being required unless it has
+    a default: made from the class, so that a field added to it cannot be left unchecked."""
+    fields = attrs.fields(RunRecord)
+    unchecked = sorted({f.name for f in fields} - _FIELD_CHECKS.keys())
+    stale = sorted(_FIELD_CHECKS.keys() - {f.name for f in fields})
+    if unchecked or stale:
+        raise InternalError(f"run/tables.py: _FIELD_CHECKS does not match RunRecord (no check for {unchecked}; "
+                            f"checks of no field: {stale})")
+    return tuple((f.name, f.default is attrs.NOTHING, _FIELD_CHECKS[f.name]) for f in fields)
+
+
+RECORD_FIELDS = _record_fields()
 
 
 def journal_records(folder: OutFolder, name: str, runs: range) -> Iterator[RunRecord]:

@@ -151,7 +151,10 @@ def stats_batch(args, sess, spec, out: Path, user_level: str, *, flow: bool, ran
 
 
 def teams_of(sess) -> list[list[int]] | None:
-    return [list(t) for t in sess.prog.game.setup.teams.teams] if sess.prog.game.setup.teams else None
+    """The teams of a game that creates teams, as seat lists: the compiler's resolved teams (members
+    written from 1 read as seats from 0, language §4.5; players not listed in a team of their own),
+    never the numbers as written."""
+    return [list(t) for t in sess.prog.teams] if sess.prog.game.setup.teams else None
 
 
 def _stats_batch(args, sess, spec, out: Path, folder: OutFolder, tables: BatchTables, kept: Iterator[RunRecord],

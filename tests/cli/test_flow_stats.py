@@ -496,3 +496,36 @@ def test_stats_large_batches_bound_the_flow(tmp_path, capsys, monkeypatch):
                                  "--json", "--plot-format", "svg")
     doc2 = json.loads(stdout2)
     assert doc2["length"] == doc["length"] and doc2["seats"] == doc["seats"]
+
+
+# Players in teams; each takes a card, the highest wins.
+TEAM_GAME = """(game
+ (setup
+  (create players {n})
+  (create teams {teams})
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE)))))
+ (do ((shuffle (game iloc STOCK))
+      (set (game points VAL) (((RANK : FIVE) 5) ((RANK : FOUR) 4) ((RANK : THREE) 3) ((RANK : TWO) 2)
+                              ((RANK : ONE) 1)))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 1)))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+ (scoring max (sum ((current player) iloc HAND) using (game points VAL))))
+"""
+
+
+@pytest.mark.parametrize("n, teams, members", [
+    (4, "(1, 3) (2, 4)", [[0, 2], [1, 3]]),  # written from 1 (language §4.5): 4 is no seat of four
+    (5, "(0, 2) (1, 3)", [[0, 2], [1, 3], [4]]),  # the player not listed is a team of its own
+])
+def test_stats_reports_the_teams_as_seats(tmp_path, capsys, n, teams, members):
+    """Teams written from 1 used to be read as seat numbers: `recycle stats` of Euchre4 or any such game
+    ended in a bug report (seat 4 of a 4-seat game)."""
+    game = tmp_path / "teams.gdl"
+    game.write_text(TEAM_GAME.format(n=n, teams=teams), encoding="utf-8")
+    code, stdout, err = run_cli(capsys, "stats", game, "-n", 30, "--seed", 3, "--out", tmp_path / "s", "--json")
+    assert code == 0, err
+    reported = json.loads(stdout)["teams"]
+    assert [t["members"] for t in reported] == members
+    assert all(t["n"] == 30 for t in reported)
+    # every game has one winner, whose team wins it: the teams' wins add up to the games
+    assert sum(t["wins"] for t in reported) == 30

@@ -26,8 +26,9 @@ left the step.  The watchdog looks again just before raising and just after (tak
 back while it is still pending), so that window is a few microseconds once in a limit's worth of CPU
 time.  One that still lands outside the step is the game's limit error all the same where games are
 played (`engine.play.play_game`, a searching player's playout, `GameState.apply`, the adapters'
-`apply`); landing after a batch's game was played, it makes `run.batch.play_run` play that game again;
-anywhere else in a command it is one line (`cli.main`).
+`apply`); landing in a searching player's own code after one of its simulated steps, it ends only that
+search (`players.montecarlo.SearchPlayer._searched`); landing after a batch's game was played, it makes
+`run.batch.play_run` play that game again; anywhere else in a command it is one line (`cli.main`).
 """
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ past `--max-step-time` of CPU without reaching a decision) costs that limit, 60 
 that meets one finishes trying each option once (F: the round; M, P: until each root option has had an
 iteration) and stops there, so a decision costs at most one limit per option that runs away instead of
 one per playout; those options score nothing (an error), so the search avoids them when another
-option ends.  `runaways` counts such playouts.
+option ends.  `runaways` counts such playouts (stopped at the step-time limit or at the undo log bound).
 
 The watchdog's exception can also land just after a simulated step ended, in the search's own code (its
 rare race): that ends the search where it is and the player picks from what it has; `cut` counts such
@@ -173,10 +173,10 @@ def playout(prog, s, rng: random.Random, max_decisions: int = MAX_PLAYOUT_DECISI
     try:  # (costs nothing until raised)
         while s.status == WAITING:
             apply(s, randrange(len(s.opts)))
-    except StepTimeExceeded:
+    except StepTimeExceeded as e:
         # the watchdog's exception landed just after one of the playout's steps ended (its rare race): the
         # playout's runaway, not the real game's
-        prog.stop_step(s)
+        prog.stop_step(s, e)
 
 
 def outcome(prog, s) -> tuple | None:

@@ -192,8 +192,8 @@ class GameState:
         try:
             with step_time_limit(self.max_step_time):
                 self.game.program.apply(self.state, i)
-        except StepTimeExceeded:  # the watchdog's rare race: its exception landed just after the step ended
-            self.game.program.stop_step(self.state)
+        except StepTimeExceeded as e:  # the watchdog's rare race: its exception landed just after the step ended
+            self.game.program.stop_step(self.state, e)
         self._options = None
 
     def view(self, seat: int) -> dict:

@@ -57,10 +57,10 @@ def _play(prog: Program, seed: int, players, max_decisions: int | None, max_idle
                     apply(st, i, getattr(pl, "code", None))
                 except UsageError as e:
                     raise _bad_choice(st.chooser, pl, e) from None
-    except StepTimeExceeded:
+    except StepTimeExceeded as e:
         # the watchdog stopped rules run outside Program.run (a person's option built step by step,
         # players.stepwise), or its exception landed just after a step: the game's limit error all the same
-        prog.stop_step(st)
+        prog.stop_step(st, e)
     if recorder is not None:
         final = getattr(st.rec, "final", None)
         if final is not None and final[0] == st.status:  # the end event's result: nothing changes after it

@@ -31,7 +31,7 @@ from .registry import Registry
 from .results import DecisionRecord, ErrorInfo, GameResult, LimitInfo
 from .state import DONE, ERROR, LIMIT, RUNNING, WAITING, DeferredOption, LazyOption, Option, State
 from .streams import new_stream
-from .watchdog import StepTimeExceeded, ensure, max_step_time, message, watch
+from .watchdog import StepTimeExceeded, ensure, stop_message, watch
 
 # How many random paths the random player tries through an atomic block before the
 # block contributes no option (extensions E4; docs/language.md, "atomic").
@@ -214,19 +214,19 @@ class Program(Registry):
             self._error(st, GameRuntimeError("resource", "out of memory: the game needs more than the memory "
                                              "ceiling of the process (--max-memory, docs/limits.md)",
                                              self.code_span[st.pc]))
-        except StepTimeExceeded:  # raised in this thread by the watchdog: the step ran past its CPU time
-            self._error(st, GameRuntimeError("limit", message(max_step_time()), self.code_span[st.pc]))
+        except StepTimeExceeded as e:  # raised in this thread by the watchdog: past its CPU time or undo log bound
+            self._error(st, GameRuntimeError("limit", stop_message(e), self.code_span[st.pc]))
         except (InternalError, UsageError):
             raise
         except Exception as e:
             raise InternalError(f"internal error at {self.code_span[st.pc]}: {e!r}") from e
 
-    def stop_step(self, st: State) -> None:
+    def stop_step(self, st: State, e: StepTimeExceeded | None = None) -> None:
         """End a game the watchdog stopped outside `run` (a person's option being built, players.stepwise;
-        or its exception landing just after a step): the same run-time error of class `limit`, at the
+        or its exception `e` landing just after a step): the same run-time error of class `limit`, at the
         item the game stands at.  A game already over keeps its end."""
         if st.status < DONE:
-            self._error(st, GameRuntimeError("limit", message(max_step_time()), self.code_span[st.pc]))
+            self._error(st, GameRuntimeError("limit", stop_message(e), self.code_span[st.pc]))
 
     def _context(self, st: State) -> str:
         stages = self.code_stages[st.pc]

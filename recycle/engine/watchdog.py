@@ -21,13 +21,21 @@ thread clocks are Linux's (a thread's CPU clock from its kernel id, so a thread 
 ended gives an error, never a crash); elsewhere the process's CPU time stands in for it, which
 counts every thread of the process and can only end a busy step sooner.
 
+The same look bounds the undo log of the step's state (`st.log`: every change made while options are built or
+an atomic block is tried, kept to be undone): past MAX_LOG_ENTRIES it raises LogLimitExceeded, a kind of
+StepTimeExceeded with its own message, so a runaway that logs its changes ends within a look of passing the
+bound instead of filling memory until the time limit; the hot path counts nothing for it either.  An
+exception that lands in a gc callback or a `__del__` is lost there: a step that has run on for more than
+POLL seconds of CPU since its exception was raised gets it again at the next look.
+
 A step that finishes between the last look and the raise would receive the exception after it
 left the step.  The watchdog looks again just before raising and just after (taking the exception
 back while it is still pending), so that window is a few microseconds once in a limit's worth of CPU
 time.  One that still lands outside the step is the game's limit error all the same where games are
 played (`engine.play.play_game`, a searching player's playout, `GameState.apply`, the adapters'
-`apply`); landing after a batch's game was played, it makes `run.batch.play_run` play that game again;
-anywhere else in a command it is one line (`cli.main`).
+`apply`); landing in a searching player's own code after one of its simulated steps, it ends only that
+search (`players.montecarlo.SearchPlayer._searched`); landing after a batch's game was played, it makes
+`run.batch.play_run` play that game again; anywhere else in a command it is one line (`cli.main`).
 """
 from __future__ import annotations
 
@@ -55,6 +63,17 @@ MESSAGE = ("the rules ran for more than {limit:g} s of CPU time without reaching
            "never ends?); raise the limit with --max-step-time SECONDS (max_step_time= in the Python API) "
            "or see docs/limits.md")
 
+# The most changes one step may keep in its state's undo log (docs/limits.md).  While options are built and
+# inside an atomic block every change is logged, to be undone: rules that loop for ever there grew the log by
+# some 3 million entries (430 MB) per CPU second until the step-time limit, 25 GB at its 60 s default.  The
+# watchdog reads the log's length when it looks at the step, so the hot path counts nothing.  The longest
+# log of the corpus and the shipped games (atomic blocks enumerated and sampled) held 272 entries, a
+# Rummykruss turn; a million take about 150 MB.
+MAX_LOG_ENTRIES = 1_000_000
+LOG_MESSAGE = ("the rules made more than {limit:,} changes in one step, each kept to be undone, while an option "
+               "was built or an atomic block tried (a loop that never ends?); that is the most one step may keep "
+               "(MAX_LOG_ENTRIES, fixed; docs/limits.md)")
+
 
 class StepTimeExceeded(BaseException):
     """Raised in a thread whose engine step ran past its CPU-time limit.
@@ -62,6 +81,14 @@ class StepTimeExceeded(BaseException):
     A BaseException, not an Exception: the engine's and players' `except Exception` blocks (a
     player that tries something and falls back, say) must not swallow it; `Program.run` is the
     one place that catches it, and makes it the game's error.
+    """
+
+
+class LogLimitExceeded(StepTimeExceeded):
+    """Raised in a thread whose engine step kept more than MAX_LOG_ENTRIES changes in its undo log.
+
+    A kind of StepTimeExceeded: wherever that is handled (a step, a playout, the race's landings), this is
+    too, with its own message (`stop_message`).
     """
 
 
@@ -129,12 +156,22 @@ def message(limit: float) -> str:
     return MESSAGE.format(limit=limit)
 
 
+def log_message() -> str:
+    return LOG_MESSAGE.format(limit=MAX_LOG_ENTRIES)
+
+
+def stop_message(e: StepTimeExceeded | None = None) -> str:
+    """The game's error message for the watchdog's exception e (None: the step-time limit's)."""
+    return log_message() if isinstance(e, LogLimitExceeded) else message(max_step_time())
+
+
 def stopped(error) -> bool:
-    """Is this run-time error (a state's `error`) the watchdog's: a step stopped at its CPU-time limit?"""
-    return error is not None and error.cls == "limit" and error.message.startswith(_HEAD)
+    """Is this run-time error (a state's `error`) the watchdog's: a step stopped at its CPU-time limit or its
+    undo log's bound?"""
+    return error is not None and error.cls == "limit" and error.message.startswith(_HEADS)
 
 
-_HEAD = MESSAGE[: MESSAGE.index("{")]
+_HEADS = (MESSAGE[: MESSAGE.index("{")], LOG_MESSAGE[: LOG_MESSAGE.index("{")])
 
 
 def ensure() -> None:
@@ -182,8 +219,8 @@ def _outermost_step(frame: FrameType | None) -> FrameType | None:
 
 def _loop() -> None:
     me = threading.get_ident()
-    # thread ident -> (step frame, CPU clock reading when first seen, fired)
-    seen: dict[int, tuple[FrameType, float, bool]] = {}
+    # thread ident -> (step frame, CPU clock reading when first seen, reading when its exception was raised)
+    seen: dict[int, _Seen] = {}
     while True:
         time.sleep(POLL)
         try:
@@ -192,12 +229,15 @@ def _loop() -> None:
             seen = {}
 
 
-def _look(me: int, seen: dict[int, tuple[FrameType, float, bool]]) -> dict[int, tuple[FrameType, float, bool]]:
+_Seen = tuple[FrameType, float, "float | None"]
+
+
+def _look(me: int, seen: dict[int, _Seen]) -> dict[int, _Seen]:
     frames = sys._current_frames()
     natives = {t.ident: t.native_id for t in threading.enumerate()}
     for ident, native in _forked_native.items():
         natives[ident] = native
-    now: dict[int, tuple[FrameType, float, bool]] = {}
+    now: dict[int, _Seen] = {}
     for tid, top in frames.items():
         if tid == me:
             continue
@@ -209,23 +249,42 @@ def _look(me: int, seen: dict[int, tuple[FrameType, float, bool]]) -> dict[int, 
         except OSError:  # the thread ended since
             continue
         prev = seen.get(tid)
+        fired: float | None = None
         if prev is None or prev[0] is not step:
-            now[tid] = (step, cpu, False)
-            continue
-        _, start, fired = prev
-        if not fired and cpu - start > _per_thread.get(tid, _default):
-            fired = _fire(tid, step)
+            start = cpu
+        else:
+            _, start, fired = prev
+        if fired is not None:
+            if cpu - fired > POLL:
+                # The step has run on for more CPU time than a look's interval since its exception was raised
+                # (far more than its handler takes): the exception was lost where it landed (raised in a gc
+                # callback or a __del__, it is only reported as unraisable, and a runaway that allocates runs
+                # the collector thousands of times a second).  The next look raises it again.
+                fired = None
+        elif cpu - start > _per_thread.get(tid, _default):
+            fired = cpu if _fire(tid, step) else None
+        elif _logged(step) > MAX_LOG_ENTRIES:
+            fired = cpu if _fire(tid, step, LogLimitExceeded) else None
         now[tid] = (step, start, fired)
     del frames
     return now
 
 
-def _fire(tid: int, step: FrameType) -> bool:
-    """Raise StepTimeExceeded in thread tid if it still runs that step."""
+def _logged(step: FrameType) -> int:
+    """The entries of the undo log of the state a step runs (`Program.run`'s `st`); 0 when it keeps none."""
+    try:
+        log = getattr(step.f_locals.get("st"), "log", None)
+    except Exception:  # a look that failed here would be forgotten whole (_loop), the step's CPU clock with it
+        return 0
+    return len(log) if log.__class__ is list else 0
+
+
+def _fire(tid: int, step: FrameType, exc: type[StepTimeExceeded] = StepTimeExceeded) -> bool:
+    """Raise exc in thread tid if it still runs that step."""
     if _outermost_step(sys._current_frames().get(tid)) is not step:
         return False
     set_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
-    n = set_exc(ctypes.c_ulong(tid), ctypes.py_object(StepTimeExceeded))
+    n = set_exc(ctypes.c_ulong(tid), ctypes.py_object(exc))
     if n and _outermost_step(sys._current_frames().get(tid)) is not step:
         # the step ended between the look and the raise: take the exception back if it is still pending
         # (NULL clears it); one already delivered is handled where it lands (engine.play, run.batch)

@@ -79,8 +79,8 @@ class RecycleSession:
         seen = [f"p{who + 1}: " + "; ".join(a.text for a in actions(self.prog, st, opt, p)) for p in range(self.n)]
         try:
             self.prog.apply(st, i)
-        except StepTimeExceeded:  # the watchdog's rare race: its exception landed just after the step ended
-            self.prog.stop_step(st)
+        except StepTimeExceeded as e:  # the watchdog's rare race: its exception landed just after the step ended
+            self.prog.stop_step(st, e)
         return seen
 
     def is_over(self, st: State) -> bool:

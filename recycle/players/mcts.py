@@ -112,12 +112,17 @@ class ISMCTSPlayer(SearchPlayer):
         self.searched += 1
         iterations = max(self.budget, b) if self.record_estimates else self.budget
         deadline = self._deadline()
-        self._done(self._search(prog, st, seat, real, roots, children, iterations, sign, deadline))
-        best = max(range(b), key=lambda i: (children[i].n, roots[i].mean_reward(), -i))
-        if self.record_estimates:
-            self.estimates.append(estimate_record(st, seat, best, roots, n, player=self.code,
-                                                  visits=[ch.n for ch in children]))
-        return best
+
+        def pick() -> int:
+            self._done(self._iterations)
+            self._gather(children)
+            best = max(range(b), key=lambda i: (children[i].n, roots[i].mean_reward(), -i))
+            if self.record_estimates:
+                self.estimates.append(estimate_record(st, seat, best, roots, n, player=self.code,
+                                                      visits=[ch.n for ch in children]))
+            return best
+        return self._searched(
+            lambda: self._search(prog, st, seat, real, roots, children, iterations, sign, deadline), pick)
 
     # ------------------------------------------------------------ one search
 
@@ -134,6 +139,8 @@ class ISMCTSPlayer(SearchPlayer):
             if self._runaway and done >= len(real):  # each root option had its iteration (montecarlo's docstring)
                 break
             done += 1
+            self._iterations = done
+            self._simulating = True
             w = sample_world(prog, st, seat, rng)
             if w.status != WAITING or w.chooser != seat:
                 continue
@@ -189,6 +196,9 @@ class ISMCTSPlayer(SearchPlayer):
             roots[i].add(self._finish(prog, w, path, rng, limit), seat, sign)
         return done
 
+    def _gather(self, children: list) -> None:
+        """Bring the root children's counts together before the pick (IS-MCTS counts in them directly)."""
+
     def _finish(self, prog, w, path, rng, limit):
         """End one iteration: play the world out, then back the rewards up the visited nodes."""
         if w.status == WAITING:
@@ -206,13 +216,22 @@ class ISMCTSPlayer(SearchPlayer):
     def _forced_estimate(self, prog, st) -> None:
         """Estimates for a forced decision (recording on): a few playouts of the one option."""
         seat = st.chooser
-        sign = -1 if prog.direction == "min" else 1
         stats = OptionStats(prog.n_players)
+
+        def pick() -> int:
+            self.estimates.append(estimate_record(st, seat, 0, [stats], prog.n_players, player=self.code,
+                                                  visits=[stats.n]))
+            return 0
+        self._searched(lambda: self._playouts(prog, st, seat, stats), pick)
+
+    def _playouts(self, prog, st, seat, stats) -> None:
+        sign = -1 if prog.direction == "min" else 1
         real = option_keys(prog, st, seat)
         self._runaway = False
         for _ in range(max(1, self.budget // 10)):
             if self._runaway:  # the one option runs away: once is enough (montecarlo's docstring)
                 break
+            self._simulating = True
             w = sample_world(prog, st, seat, self.rng)
             if w.status != WAITING or w.chooser != seat:
                 continue
@@ -224,7 +243,6 @@ class ISMCTSPlayer(SearchPlayer):
             out = outcome(prog, w)
             self._count(w, out)
             stats.add(out, seat, sign)
-        self.estimates.append(estimate_record(st, seat, 0, [stats], prog.n_players, player=self.code, visits=[stats.n]))
 
 
 class PIMCPlayer(ISMCTSPlayer):
@@ -237,6 +255,7 @@ class PIMCPlayer(ISMCTSPlayer):
                  worlds: int | None = None, move_time: float | None = None):
         super().__init__(budget, record_estimates, max_playout_decisions, c, move_time)
         self.worlds = worlds
+        self._tops: list[list[_Node]] = []  # the root children of each world of the current search
 
     def _search(self, prog, st, seat, real, roots, children, iterations, sign, deadline=None) -> int:
         """As IS-MCTS's; with a deadline, world wi of m stops at start + (wi + 1) / m of the time."""
@@ -248,8 +267,10 @@ class PIMCPlayer(ISMCTSPlayer):
         b = len(real)
         done = 0
         start = clock()
+        tops = self._tops = []  # each world's root children, added up by _gather
         for wi in range(m):
             stop = None if deadline is None else start + (deadline - start) * (wi + 1) / m
+            self._simulating = True
             base = sample_world(prog, st, seat, rng)
             if base.status != WAITING or base.chooser != seat:
                 continue
@@ -261,12 +282,14 @@ class PIMCPlayer(ISMCTSPlayer):
                 continue
             share = iterations // m + (1 if wi < iterations % m else 0)
             top = [_Node(n) for _ in range(b)]  # this world's root children
+            tops.append(top)
             for visits in range(share):  # visits: the iterations of this world so far
                 if stop is not None and visits and clock() >= stop:
                     break
                 if self._runaway and visits >= len(avail):  # each option had its iteration in this world
                     break
                 done += 1
+                self._iterations = done
                 w = base.clone()
                 fresh = [i for i in avail if top[i].n == 0]
                 if fresh:
@@ -297,12 +320,20 @@ class PIMCPlayer(ISMCTSPlayer):
                     node = ch
                     path.append(node)
                 roots[i].add(self._finish(prog, w, path, rng, limit), seat, sign)
-            for i in range(b):
-                ch, t = children[i], top[i]
-                ch.n += t.n
-                ch.avail += t.n
-                for k in range(n):
-                    ch.w[k] += t.w[k]
             if self._runaway:  # no further world: each would meet the runaway again
                 break
         return done
+
+    def _gather(self, children: list) -> None:
+        """Each root child: its visits and sums over the worlds searched (assigned, not added: a pick made again
+        after the watchdog's late exception gathers the same)."""
+        tops = self._tops
+        for i, ch in enumerate(children):
+            visits, sums = 0, [0.0] * len(ch.w)
+            for top in tops:
+                t = top[i]
+                visits += t.n
+                for k, x in enumerate(t.w):
+                    sums[k] += x
+            ch.n = ch.avail = visits
+            ch.w = sums

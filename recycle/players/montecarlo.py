@@ -44,14 +44,19 @@ past `--max-step-time` of CPU without reaching a decision) costs that limit, 60 
 that meets one finishes trying each option once (F: the round; M, P: until each root option has had an
 iteration) and stops there, so a decision costs at most one limit per option that runs away instead of
 one per playout; those options score nothing (an error), so the search avoids them when another
-option ends.  `runaways` counts such playouts.
+option ends.  `runaways` counts such playouts (stopped at the step-time limit or at the undo log bound).
+
+The watchdog's exception can also land just after a simulated step ended, in the search's own code (its
+rare race): that ends the search where it is and the player picks from what it has; `cut` counts such
+searches (`SearchPlayer._searched`).  Landing before the search's first simulated step, it is the real
+game's step that ran past its limit: the real game ends with the `limit` error, as before.
 """
 from __future__ import annotations
 
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine.algorithms import competition_ranks
 from ..engine.state import DONE, FGT, LIMIT, MV, OVR, REM, SET, SHF, SWC, VDEL, WAITING
@@ -168,10 +173,10 @@ def playout(prog, s, rng: random.Random, max_decisions: int = MAX_PLAYOUT_DECISI
     try:  # (costs nothing until raised)
         while s.status == WAITING:
             apply(s, randrange(len(s.opts)))
-    except StepTimeExceeded:
+    except StepTimeExceeded as e:
         # the watchdog's exception landed just after one of the playout's steps ended (its rare race): the
         # playout's runaway, not the real game's
-        prog.stop_step(s)
+        prog.stop_step(s, e)
 
 
 def outcome(prog, s) -> tuple | None:
@@ -272,7 +277,10 @@ class SearchPlayer(Player):
         self.limited = 0  # playouts that stopped at a limit
         self.errors = 0  # playouts that stopped on a run-time error
         self.runaways = 0  # of those, playouts the step-time watchdog stopped (engine.watchdog)
+        self.cut = 0  # searches ended by the watchdog's exception landing just after a simulated step (_searched)
         self._runaway = False  # a playout of the current search ran away: finish the round and stop
+        self._simulating = False  # the current search has begun its simulated steps (_searched)
+        self._iterations = 0  # rounds or iterations the current search has begun
 
     default_budget = 1
 
@@ -289,6 +297,30 @@ class SearchPlayer(Player):
     def _done(self, iterations: int) -> None:
         self.last_iterations = iterations
         self.last_elapsed = clock() - self._t0
+
+    def _searched(self, search: Callable[[], object], pick: Callable[[], int]) -> int:
+        """search(), then pick() (the choice made from its statistics: it runs no step and changes nothing it
+        reads), with the watchdog's late exception ending only the search.
+
+        That exception (engine.watchdog's rare race) lands just after the step that ran past its limit has
+        ended, wherever the thread is: here, in the search's own code, outside any step and outside
+        `playout`'s handler.  Once the search has begun its simulated steps, the step was one of them: the
+        search ends where it is, the player picks from what it has, as when a time limit cuts it, and `cut`
+        counts it.  Before (`_simulating` still False), it was the real game's step, which ran past its limit
+        just before the player was asked: the exception goes on and ends the real game with the `limit`
+        error, as it always did.  A pick it lands in is made again (the estimates of one pick are kept)."""
+        mark = len(self.estimates)
+        self._iterations = 0
+        self._simulating = False  # (set by the search as it samples its first world)
+        try:  # (costs nothing until raised)
+            search()
+            return pick()
+        except StepTimeExceeded:
+            if not self._simulating:
+                raise
+        self.cut += 1
+        del self.estimates[mark:]
+        return pick()
 
     def _count(self, s, out) -> None:
         self.simulations += 1
@@ -314,20 +346,26 @@ class FlatMonteCarloPlayer(SearchPlayer):
         b = len(st.opts)
         if b == 1 and not self.record_estimates:
             return 0
-        stats = self.evaluate(prog, st, self.budget)
-        best = max(range(b), key=lambda i: (stats[i].mean_reward(),
-                                            stats[i].mean_value() if stats[i].scored else float("-inf"), -i))
-        if self.record_estimates:
-            self.estimates.append(estimate_record(st, st.chooser, best, stats, prog.n_players, player="F"))
-        return best
+        stats = [OptionStats(prog.n_players) for _ in range(b)]
 
-    def evaluate(self, prog, st, k: int) -> list:
-        """k rounds: one sampled world per round, one random playout per option in it; the OptionStats per option."""
+        def pick() -> int:
+            self._done(self._iterations)
+            best = max(range(b), key=lambda i: (stats[i].mean_reward(),
+                                                stats[i].mean_value() if stats[i].scored else float("-inf"), -i))
+            if self.record_estimates:
+                self.estimates.append(estimate_record(st, st.chooser, best, stats, prog.n_players, player="F"))
+            return best
+        return self._searched(lambda: self.evaluate(prog, st, self.budget, stats), pick)
+
+    def evaluate(self, prog, st, k: int, stats: list | None = None) -> list:
+        """k rounds: one sampled world per round, one random playout per option in it; the OptionStats per option
+        (added to `stats` when given)."""
         seat = st.chooser
         n = prog.n_players
         sign = -1 if prog.direction == "min" else 1
         real = option_keys(prog, st, seat)
-        stats = [OptionStats(n) for _ in real]
+        if stats is None:
+            stats = [OptionStats(n) for _ in real]
         rng, limit = self.rng, self.max_playout_decisions
         self.searched += 1
         deadline = self._deadline()
@@ -336,6 +374,8 @@ class FlatMonteCarloPlayer(SearchPlayer):
             if done and (self._runaway or (deadline is not None and clock() >= deadline)):
                 break  # (after a runaway, every option has had its playout in this round: see the docstring)
             done += 1
+            self._iterations = done
+            self._simulating = True
             w = sample_world(prog, st, seat, rng)
             if w.status != WAITING or w.chooser != seat:
                 continue  # the sampled world cannot take this decision (e.g. no option there)

@@ -84,33 +84,42 @@ TWO_CHOICES = make_game(declares="(declare 0 'X)", items=(
     "(choice ((set (game sto X) 1) (set (game sto X) 2)))\n (choice ((set (game sto X) 3) (set (game sto X) 4)))"))
 
 
-def landing_after_each_step(prog) -> None:
+def landing_after_each_step(prog, exc=watchdog.StepTimeExceeded) -> None:
     """The watchdog's rare race, every time: its exception lands just after the step apply ran has ended."""
     real = prog.apply
 
     def apply_then_land(st, i, kind=None):
         real(st, i, kind)
-        raise watchdog.StepTimeExceeded
+        raise exc
 
     prog.apply = apply_then_land
 
 
-def test_a_landing_after_a_step_ends_the_api_game_without_an_exception(tmp_path):
+# the step-time limit's exception, and the undo log bound's (a kind of it with its own message)
+LANDINGS = [(watchdog.StepTimeExceeded, lambda: watchdog.message(watchdog.max_step_time())),
+            (watchdog.LogLimitExceeded, watchdog.log_message)]
+
+
+@pytest.mark.parametrize(("exc", "message"), LANDINGS, ids=["time", "log"])
+def test_a_landing_after_a_step_ends_the_api_game_without_an_exception(tmp_path, exc, message):
     p = tmp_path / "two.gdl"
     p.write_text(TWO_CHOICES)
     game = recycle.load(p)
-    landing_after_each_step(game.program)
+    landing_after_each_step(game.program, exc)
     state = game.start(1)
     state.apply(0)
     assert state.is_over and state.result().outcome == "error"
     assert state.result().error.cls == "limit" and watchdog.stopped(state.state.error)
+    assert state.result().error.message == message()
 
 
-def test_a_landing_after_a_step_ends_the_adapters_game_without_an_exception(tmp_path):
+@pytest.mark.parametrize(("exc", "message"), LANDINGS, ids=["time", "log"])
+def test_a_landing_after_a_step_ends_the_adapters_game_without_an_exception(tmp_path, exc, message):
     p = tmp_path / "two.gdl"
     p.write_text(TWO_CHOICES)
     s = RecycleSession(p)
-    landing_after_each_step(s.prog)
+    landing_after_each_step(s.prog, exc)
     st = s.new_state(1)
     s.apply(st, s.legal(st)[0])
     assert s.is_over(st) and watchdog.stopped(st.error) and s.returns(st) == [0.0, 0.0]
+    assert st.error.message == message()

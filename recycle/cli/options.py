@@ -71,6 +71,11 @@ def jobs(text: str) -> int:
     return n
 count = whole(0, "a count")
 seed_number = whole(0, "a seed")
+# The games of one batch (-n of run, stats and flow): far more than any batch plays (a thousand games a second
+# would take thirty years), and within what a range of runs can count (10**23 games raised OverflowError).
+MAX_BATCH_GAMES = 10**12
+batch_games = whole(0, "a count", MAX_BATCH_GAMES, "MAX_BATCH_GAMES")
+flow_games = whole(1, "a count", MAX_BATCH_GAMES, "MAX_BATCH_GAMES")
 
 
 def add_game_argument(p: argparse.ArgumentParser) -> None:
@@ -142,7 +147,7 @@ def shard(text: str) -> tuple[int, int]:
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     """The options of every command that plays a batch: run, stats."""
     add_game_argument(p)
-    p.add_argument("-n", "--games", dest="n", type=count, default=default_n,
+    p.add_argument("-n", "--games", dest="n", type=batch_games, default=default_n,
                    help=f"number of games (default {default_n})")
     p.add_argument("--seed", type=seed_number, help=SEED_HELP)
     p.add_argument("--players", help="one kind per seat, e.g. random,random or RR, or a Python class "

@@ -22,7 +22,16 @@ from pathlib import Path
 from ..analysis.tally import RunTally
 from ..errors import UsageError, cut_text
 from ..run.output import OutFolder, OutputError
-from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, is_count, journal_records, transcript_name
+from ..run.tables import (
+    RECORDS,
+    STATE,
+    TABLES,
+    TRANSCRIPT_RE,
+    is_count,
+    journal_records,
+    load_json,
+    transcript_name,
+)
 from . import stats
 from .batches import WHAT, out_folder
 from .run import SHARD_RECORDS
@@ -47,7 +56,7 @@ def _shard_doc(d: Path) -> dict:
     if not d.is_dir():
         raise UsageError(f"{d}: not a folder")
     try:
-        doc = json.loads((d / "summary.json").read_text("utf-8"))
+        doc = load_json((d / "summary.json").read_text("utf-8"))
     except FileNotFoundError:
         raise UsageError(f"{d}: no summary.json (not the folder of a `recycle run --shard`)") from None
     except ValueError:

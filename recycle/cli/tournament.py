@@ -21,6 +21,7 @@ from ..players import registry
 from ..run import tournament as tm
 from ..run.batch import new_seed
 from ..run.session import GameSession
+from ..run.tables import load_json
 from ..run.timing import warn_if_long
 from .batches import batch_backend
 from .options import (
@@ -109,7 +110,7 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
     if not f.exists():
         raise UsageError(f"--resume: {out} holds no {tm.SETTINGS}: nothing to resume (start without --resume)")
     try:
-        t = tm.Tournament.from_settings(json.loads(f.read_text("utf-8")))
+        t = tm.Tournament.from_settings(load_json(f.read_text("utf-8")))
     except (ValueError, TypeError) as e:
         raise UsageError(f"--resume: {f} cannot be read ({e})") from None
     given = {"--players": (args.players and parse_players(args.players), t.players), "-n": (args.n, t.games),

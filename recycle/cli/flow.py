@@ -32,6 +32,7 @@ from .options import (
     flow_games,
     formats,
     graph_formats,
+    refuse_unread_fifo,
     seed_number,
     share,
 )
@@ -162,6 +163,7 @@ def cmd_flow(args: argparse.Namespace) -> int:
             raise UsageError("-o FILE writes one drawing; --out DIR writes the folder of files: give one of them")
         if os.path.lexists(args.output) and not args.force:
             raise UsageError(f"-o {args.output}: the file exists; pass --force to replace it")
+        refuse_unread_fifo(args.output, "-o")
         return _flow(args, sess, spec, args.output.parent, [])
     out = default_out(args, "flow", sess.name)
     # An existing folder is checked before the games are played (a non-empty one is refused unless --force,

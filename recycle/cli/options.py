@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -249,3 +251,24 @@ def add_ai_options(p: argparse.ArgumentParser, budget: bool = True) -> None:
     if budget:
         p.add_argument("--ai-budget", type=positive, metavar="N", help=BUDGET_HELP)
     p.add_argument("--move-time", type=seconds, metavar="SECONDS", help=MOVE_TIME_HELP)
+
+
+# Write ends of FIFOs opened by refuse_unread_fifo, held until the process ends: closing one would tell the
+# reader that the output ended before it was written.
+_HELD_FIFOS: list[int] = []
+
+
+def refuse_unread_fifo(path: Path, flag: str) -> None:
+    """Refuse an output file that is a FIFO no process reads: writing to it would wait forever.
+
+    A FIFO with a reader (`-o >(gzip > page.gz)`, `-o /dev/stdout | less`) is a legitimate output and
+    is kept open here, so that the reader waits for the file's text instead of seeing its end."""
+    try:
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return
+        _HELD_FIFOS.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as e:
+        if e.errno == errno.ENXIO:  # a FIFO whose other end no process has open
+            raise UsageError(f"{flag} {path}: a FIFO that no process reads; writing to it would wait forever") \
+                from None
+        # any other refusal comes, worded by the system, when the file is written

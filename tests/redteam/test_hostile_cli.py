@@ -3,10 +3,15 @@ FIFOs or full devices, JSON nested without end, an input that never ends a line,
 Each case asserts the status, the first line of the message and that no trace is printed."""
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from recycle.cli import main
 from support import FIXTURES
+from support.sandbox import run_cli
 
 GAME = FIXTURES / "games" / "deal_n.gdl"
 
@@ -59,3 +64,44 @@ def test_tournament_resume_of_settings_nested_without_end(tmp_path, capsys):
     (out / "tournament.json").write_text(DEEP, "utf-8")
     first = refused(capsys, ["tournament", GAME, "--players", "R,F", "-q", "--out", out, "--resume"], 2)
     assert first == f"error: --resume: {out}/tournament.json cannot be read (arrays or objects nested too deeply)"
+
+
+def _transcript(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    res = run_cli(["play", GAME, "--players", "RR", "--seed", "1", "--transcript", "t.jsonl"], cwd=folder)
+    assert res.code == 0, res.err
+    return folder / "t.jsonl"
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["play", GAME, "--players", "RR", "--seed", "1", "--transcript", "fifo", "--force"], "--transcript"),
+    (["flow", GAME, "-n", "1", "--seed", "1", "-q", "-o", "fifo.svg", "--force"], "-o"),
+    (["view", "t.jsonl", "--no-open", "-o", "fifo", "--force"], "-o"),
+], ids=["play", "flow", "view"])
+def test_an_output_that_is_a_fifo_nobody_reads_is_refused_not_waited_on(tmp_path, argv, flag):
+    """Writing into a FIFO with no reader waited forever (--force lets an existing file be replaced)."""
+    _transcript(tmp_path)
+    name = argv[argv.index(flag) + 1]
+    os.mkfifo(tmp_path / name)
+    res = run_cli(argv, cwd=tmp_path, timeout=60)
+    res.assert_refused(2, f"{flag} {name}: a FIFO that no process reads", max_lines=2)
+    assert res.err.strip().splitlines()[-1].startswith(f"error: {flag} {name}: a FIFO that no process reads")
+
+
+def test_a_fifo_with_a_reader_gets_the_transcript(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    reader = subprocess.Popen(["cat", str(tmp_path / "fifo")], stdout=subprocess.PIPE)
+    res = run_cli(["play", GAME, "--players", "RR", "--seed", "1", "--transcript", "fifo", "--force"],
+                  cwd=tmp_path, timeout=60)
+    got, _ = reader.communicate(timeout=60)
+    assert res.code == 0, res.err
+    assert got.decode("utf-8").splitlines()[0].startswith('{"type":"header"')
+
+
+def test_view_onto_a_full_device_is_one_message(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    _transcript(tmp_path)
+    res = run_cli(["view", "t.jsonl", "--game", GAME, "--no-open", "-o", "/dev/full", "--force"], cwd=tmp_path,
+                  timeout=60)
+    res.assert_refused(1, "error: cannot write the page /dev/full: No space left on device")

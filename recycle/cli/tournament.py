@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -66,8 +67,10 @@ def register(sub) -> None:
                                            "standings.csv and standings.png here")
     t.add_argument("--resume", action="store_true",
                    help="continue the interrupted tournament in --out (its settings come from tournament.json)")
-    t.add_argument("--force", action="store_true", help="start afresh in a non-empty --out, replacing its files")
-    t.add_argument("--plot", type=Path, metavar="FILE", help="also write the standings plot here (.png or .svg)")
+    t.add_argument("--force", action="store_true", help="start afresh in a non-empty --out, replacing its files; "
+                                                        "replace an existing --plot FILE")
+    t.add_argument("--plot", type=Path, metavar="FILE",
+                   help="also write the standings plot here (.png, .svg or .pdf; a new file, see --force)")
     t.add_argument("--json", action="store_true", help="print the standings as JSON instead of the table")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=cmd_tournament)
@@ -132,7 +135,25 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
     return sess, t
 
 
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def _check_plot(plot: Path | None, force: bool) -> None:
+    """--plot FILE, refused before a game is played: a file the user keeps is never replaced without --force,
+    and a format the plot cannot take would otherwise be found only after the whole tournament."""
+    if plot is None:
+        return
+    if plot.suffix.lower().lstrip(".") not in (*PLOT_FORMATS, ""):
+        raise UsageError(f"--plot {plot}: the extension chooses the format: "
+                         + ", ".join("." + f for f in PLOT_FORMATS))
+    if plot.is_dir():
+        raise UsageError(f"--plot {plot}: is a directory; give a file name")
+    if os.path.lexists(plot) and not force:
+        raise UsageError(f"--plot {plot}: the file exists; not overwritten (use --force to replace it)")
+
+
 def _check_out(args) -> None:
+    _check_plot(args.plot, args.force)
     out = args.out
     if args.resume and out is None:
         raise UsageError("--resume continues the tournament in --out DIR: give --out")

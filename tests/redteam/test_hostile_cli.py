@@ -105,3 +105,24 @@ def test_view_onto_a_full_device_is_one_message(tmp_path):
     res = run_cli(["view", "t.jsonl", "--game", GAME, "--no-open", "-o", "/dev/full", "--force"], cwd=tmp_path,
                   timeout=60)
     res.assert_refused(1, "error: cannot write the page /dev/full: No space left on device")
+
+
+@pytest.mark.parametrize(("name", "first"), [
+    ("mine.png", "error: --plot {p}: the file exists; not overwritten (use --force to replace it)"),
+    ("plot.exe", "error: --plot {p}: the extension chooses the format: .png, .svg, .pdf"),
+])
+def test_tournament_plot_never_replaces_a_file_and_is_checked_before_playing(tmp_path, capsys, name, first):
+    """--plot wrote over any file without a word, and a format it cannot draw failed after every game."""
+    pytest.importorskip("openskill", reason="the tournament extra (openskill) is not installed")
+    plot = tmp_path / name
+    if name == "mine.png":
+        plot.write_text("the user's own file", "utf-8")
+    got = refused(capsys, ["tournament", GAME, "--players", "R,F", "--ai-budget", "1", "-n", "1", "--seed", "1",
+                           "-q", "--out", tmp_path / "t", "--plot", plot], 2)
+    assert got == first.format(p=plot)
+    assert not (tmp_path / "t").exists()  # refused before the tournament started
+    if name == "mine.png":
+        assert plot.read_text("utf-8") == "the user's own file"
+        assert main(["tournament", str(GAME), "--players", "R,F", "--ai-budget", "1", "-n", "1", "--seed", "1",
+                     "-q", "--plot", str(plot), "--force"]) == 0
+        assert plot.read_bytes().startswith(b"\x89PNG")

@@ -126,3 +126,22 @@ def test_tournament_plot_never_replaces_a_file_and_is_checked_before_playing(tmp
         assert main(["tournament", str(GAME), "--players", "R,F", "--ai-budget", "1", "-n", "1", "--seed", "1",
                      "-q", "--plot", str(plot), "--force"]) == 0
         assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("table", ["games.csv", "decisions.csv", "results.csv"])
+@pytest.mark.parametrize("command", ["run", "stats"])
+def test_merge_of_a_shard_whose_table_was_cut_short(tmp_path, capsys, command, table):
+    """A shard's tables are copied as they are: one cut at a line's end made a merged folder that lacked games
+    and said `merged 2 shards (4 games)`."""
+    extra = ["--plot-format", "svg", "--flow-format", "svg", "--bootstrap", "20"] if command == "stats" else []
+    for i in (0, 1):
+        assert main([command, str(GAME), "-n", "4", "--seed", "1", "-q", "--shard", f"{i}/2", *extra,
+                     "--out", str(tmp_path / f"s{i}")]) == 0
+    capsys.readouterr()
+    path = tmp_path / "s1" / table
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:-1]))  # the last row gone, the file still ends a line
+    first = refused(capsys, ["merge", tmp_path / "m", tmp_path / "s0", tmp_path / "s1"], 2)
+    assert first.startswith(f"error: {path}: damaged ({len(b''.join(lines[:-1])):,} bytes, where the records of "
+                            "its 2 games make ")
+    assert not (tmp_path / "m").exists()

@@ -41,6 +41,8 @@ def game_files(paths: list[str]) -> list[Path]:
     """Expand directories to the game files (.gdl, .rcy) they hold, sorted; files as given; the name of
     a shipped game (as every other command takes it) stands for its file."""
     out: list[Path] = []
+    if "" in paths:  # Path("") is the current folder: an unset shell variable ("$GAME") would name it
+        raise UsageError("check: a PATH is an empty name: give a game file or a folder (. for this one)")
     for p in map(Path, paths):
         if p.is_dir():
             found = sorted(q for q in p.iterdir() if q.suffix in (".gdl", ".rcy"))

@@ -145,3 +145,23 @@ def test_merge_of_a_shard_whose_table_was_cut_short(tmp_path, capsys, command, t
     assert first.startswith(f"error: {path}: damaged ({len(b''.join(lines[:-1])):,} bytes, where the records of "
                             "its 2 games make ")
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize(("argv", "first"), [
+    (["check", ""], "error: check: a PATH is an empty name: give a game file or a folder (. for this one)"),
+    (["run", "", "-n", "1"], "error: the game is an empty name: give a game file or a shipped game name"),
+    (["flow", ""], "error: the game is an empty name: give a game file or a shipped game name"),
+], ids=["check", "run", "flow"])
+def test_an_empty_game_name_is_not_the_current_folder(tmp_path, capsys, monkeypatch, argv, first):
+    """`recycle check "$GAME"` with GAME unset checked every file of the current folder; run said ": is a
+    directory"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "other.gdl").write_text("(game)", "utf-8")
+    assert refused(capsys, argv, 2) == first
+
+
+def test_a_symlink_loop_as_the_game_is_named_as_such(tmp_path, capsys):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    first = refused(capsys, ["run", tmp_path / "a", "-n", "1"], 2)
+    assert first == f"error: {tmp_path / 'a'}: a symbolic link to no file (it leads nowhere, or around a loop)"

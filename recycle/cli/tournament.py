@@ -235,14 +235,24 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     done = tm.read_games(out / "games.csv", t.seats, t.players) if args.resume and out is not None else {}
     warn_if_long(sess, [g.lineup for g in plan if g.game not in done], t.ai_budget, t.move_time, args.jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
-    if show:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), transient=True) as bar:
-            task = bar.add_task(t.game, total=len(plan))
-            games = tm.run_tournament(sess, t, out, args.jobs, args.resume, lambda k: bar.advance(task, k),
-                                       backend)
-    else:
-        games = tm.run_tournament(sess, t, out, args.jobs, args.resume, backend=backend)
+    try:
+        if show:
+            with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), transient=True) as bar:
+                task = bar.add_task(t.game, total=len(plan))
+                games = tm.run_tournament(sess, t, out, args.jobs, args.resume, lambda k: bar.advance(task, k),
+                                           backend)
+        else:
+            games = tm.run_tournament(sess, t, out, args.jobs, args.resume, backend=backend)
+    except KeyboardInterrupt:
+        # what was kept, and how to go on: games.csv holds every game finished (a torn last line is played again)
+        if out is None:
+            print(f"interrupted: no --out, so none of the {len(plan)} games is kept", file=sys.stderr)
+        else:
+            kept = len(tm.read_games(out / "games.csv", t.seats, t.players))
+            print(f"interrupted: kept {kept} of {len(plan)} games in {out}/; to finish them, run the same "
+                  "command again with --resume", file=sys.stderr)
+        return 130
     rows = ratings.standings(t.players, tm.rated_games(games))
     plots = [p for p in (out / "standings.png" if out is not None else None, args.plot) if p is not None]
     if out is not None:

@@ -165,3 +165,30 @@ def test_a_symlink_loop_as_the_game_is_named_as_such(tmp_path, capsys):
     (tmp_path / "b").symlink_to(tmp_path / "a")
     first = refused(capsys, ["run", tmp_path / "a", "-n", "1"], 2)
     assert first == f"error: {tmp_path / 'a'}: a symbolic link to no file (it leads nowhere, or around a loop)"
+
+
+def test_an_interrupted_tournament_says_what_it_kept_and_how_to_go_on(tmp_path, capsys, monkeypatch):
+    """Ctrl-C said only "interrupted"; the games finished are in games.csv and --resume plays the rest."""
+    pytest.importorskip("openskill", reason="the tournament extra (openskill) is not installed")
+    from recycle.run import tournament as tm
+
+    played = tm.play
+
+    def two_then_ctrl_c(*a, **kw):
+        for k, rec in enumerate(played(*a, **kw)):
+            if k == 2:
+                raise KeyboardInterrupt
+            yield rec
+
+    monkeypatch.setattr(tm, "play", two_then_ctrl_c)
+    out = tmp_path / "t"
+    argv = ["tournament", GAME, "--players", "R,F", "--ai-budget", "1", "-n", "3", "--seed", "1", "-q", "--out", out]
+    assert main([str(a) for a in argv]) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == (f"interrupted: kept 2 of 4 games in {out}/; to finish them, run the same "
+                                    "command again with --resume")
+    assert len(tm.read_games(out / "games.csv", 2)) == 2
+    monkeypatch.setattr(tm, "play", played)
+    assert main([str(a) for a in argv] + ["--resume"]) == 0
+    assert len(tm.read_games(out / "games.csv", 2)) == 4

@@ -192,3 +192,12 @@ def test_an_interrupted_tournament_says_what_it_kept_and_how_to_go_on(tmp_path, 
     monkeypatch.setattr(tm, "play", played)
     assert main([str(a) for a in argv] + ["--resume"]) == 0
     assert len(tm.read_games(out / "games.csv", 2)) == 4
+
+
+def test_a_ray_address_ray_cannot_read_is_one_message(tmp_path):
+    """Ray raises ValueError for an address of the wrong form: it reached the user as a bug report."""
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    res = run_cli(["run", GAME, "-n", "1", "--seed", "1", "-q", "--backend", "ray", "--address", "x:y:z"],
+                  cwd=tmp_path, timeout=60)
+    res.assert_refused(2, max_lines=2)
+    assert res.err.strip().splitlines()[-1].startswith("error: --address x:y:z: cannot join the Ray cluster (")

@@ -210,10 +210,10 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     records and the game file exactly as one uninterrupted `recycle stats` computes them."""
     head = docs[0]
     for d, doc in zip(dirs, docs, strict=True):  # every record read before anything is written
-        sizes = TableSizes(head["game"], doc)
+        table_sizes = TableSizes(head["game"], doc)
         for rec in _records(d, doc):
-            sizes.add(rec)
-        sizes.check(d)
+            table_sizes.add(rec)
+        table_sizes.check(d)
     sizes: dict[str, int] = {}
     try:
         with OutFolder.open(out_dir) as out:

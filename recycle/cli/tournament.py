@@ -113,7 +113,8 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
     if not f.exists():
         raise UsageError(f"--resume: {out} holds no {tm.SETTINGS}: nothing to resume (start without --resume)")
     try:
-        t = tm.Tournament.from_settings(load_json(f.read_text("utf-8")))
+        doc = load_json(f.read_text("utf-8"))
+        t = tm.Tournament.from_settings(doc if isinstance(doc, dict) else {})  # ({}: "not a tournament's settings")
     except (ValueError, TypeError) as e:
         raise UsageError(f"--resume: {f} cannot be read ({e})") from None
     given = {"--players": (args.players and parse_players(args.players), t.players), "-n": (args.n, t.games),

@@ -201,3 +201,17 @@ def test_a_ray_address_ray_cannot_read_is_one_message(tmp_path):
                   cwd=tmp_path, timeout=60)
     res.assert_refused(2, max_lines=2)
     assert res.err.strip().splitlines()[-1].startswith("error: --address x:y:z: cannot join the Ray cluster (")
+
+
+@pytest.mark.parametrize("name", ["mine.gdl", "link.gdl"])
+def test_new_never_replaces_the_game_it_builds_on(tmp_path, capsys, name):
+    """`recycle new mine.gdl --from mine.gdl --force` replaced the user's game by a variant of itself (a
+    circle that no longer loads): its text was lost."""
+    mine = tmp_path / "mine.gdl"
+    text = GAME.read_text("utf-8")
+    mine.write_text(text, "utf-8")
+    (tmp_path / "link.gdl").symlink_to(mine)
+    first = refused(capsys, ["new", tmp_path / name, "--from", mine, "--force"], 2)
+    assert first == (f"error: {tmp_path / name}: is the game --from {mine} names; a variant cannot replace the "
+                     "game it builds on (give the variant another name)")
+    assert mine.read_text("utf-8") == text

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..analysis.flow import CATEGORY_NAMES
 from ..engine.watchdog import DEFAULT_MAX_STEP_TIME, check_seconds
-from ..errors import UsageError
+from ..errors import UsageError, cut_text
 from ..lang.xam import DIALECTS
 
 SEED_HELP = ("batch seed S (default: drawn from the OS and printed); run i plays with game seed "
@@ -37,7 +37,10 @@ def whole(minimum: int, what: str, maximum: int | None = None, limit: str = ""):
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {text!r}") from None
+            if text.strip().isdigit():  # more digits than Python turns into a number (sys.get_int_max_str_digits)
+                raise argparse.ArgumentTypeError(f"{what}: {cut_text(text.strip(), 20)} has {len(text.strip()):,} "
+                                                 "digits, more than a number here may have") from None
+            raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {cut_text(text, 60)!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"{what}: expected a number of at least {minimum}, got {v}")
         if maximum is not None and v > maximum:

@@ -215,3 +215,11 @@ def test_new_never_replaces_the_game_it_builds_on(tmp_path, capsys, name):
     assert first == (f"error: {tmp_path / name}: is the game --from {mine} names; a variant cannot replace the "
                      "game it builds on (give the variant another name)")
     assert mine.read_text("utf-8") == text
+
+
+def test_a_number_of_more_digits_than_python_reads_is_named_as_such(capsys):
+    """--seed of 5,000 nines was "expected a whole number", quoting all 5,000 digits."""
+    first = refused(capsys, ["run", GAME, "-n", "1", "--seed", "9" * 5000], 2)
+    assert first == ("error: recycle run: argument --seed: a seed: 9999999999999999999… has 5,000 digits, more than "
+                     "a number here may have (see `recycle run --help`)")
+    assert len(refused(capsys, ["run", GAME, "-n", "x" * 5000], 2)) < 200

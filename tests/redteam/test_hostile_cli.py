@@ -223,3 +223,14 @@ def test_a_number_of_more_digits_than_python_reads_is_named_as_such(capsys):
     assert first == ("error: recycle run: argument --seed: a seed: 9999999999999999999… has 5,000 digits, more than "
                      "a number here may have (see `recycle run --help`)")
     assert len(refused(capsys, ["run", GAME, "-n", "x" * 5000], 2)) < 200
+
+
+@pytest.mark.parametrize(("param", "start"), [
+    ("N=" + "x" * 50_000, "error: parameter N: expected an integer, got 'xxxx"),
+    ("N=" + "9" * 5_000, "error: parameter N: '9999"),
+    ("X" * 50_000 + "=1", "error: unknown parameter 'XXXX"),
+], ids=["not-a-number", "too-many-digits", "unknown-name"])
+def test_a_param_value_is_quoted_cut_short(capsys, param, start):
+    """A --param of 50,000 characters came back whole in its error line."""
+    first = refused(capsys, ["run", GAME, "-n", "1", "--param", param], 2)
+    assert first.startswith(start) and "…'" in first and len(first) < 300

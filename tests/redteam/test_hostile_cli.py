@@ -234,3 +234,18 @@ def test_a_param_value_is_quoted_cut_short(capsys, param, start):
     """A --param of 50,000 characters came back whole in its error line."""
     first = refused(capsys, ["run", GAME, "-n", "1", "--param", param], 2)
     assert first.startswith(start) and "…'" in first and len(first) < 300
+
+
+def test_terminal_escapes_in_file_names_never_reach_the_terminal(tmp_path, capsys):
+    """`recycle check games/` printed each file's name as it is: a name holding ESC [2J cleared the screen."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a\x1b[2Jb.gdl").write_text(GAME.read_text("utf-8"), "utf-8")
+    (folder / "c\x1b[2Jd.gdl").write_text("(game", "utf-8")
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert f"{folder}/a\ufffd[2Jb.gdl: ok" in out.splitlines()
+    assert f"{folder}/c\ufffd[2Jd.gdl: 1 error" in out.splitlines()
+    first = refused(capsys, ["run", str(tmp_path / "x\x1b[31mred"), "-n", "1"], 2)
+    assert "\x1b" not in first and "x\ufffd[31mred: no such file" in first

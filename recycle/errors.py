@@ -17,9 +17,11 @@ class Span:
     end_column: int = 0
 
     def __str__(self) -> str:
+        # a file's name may hold terminal escapes (a folder of games from elsewhere): shown inert, never cut
+        file = cut_text(self.file, len(self.file))
         if self.line <= 0:  # a whole-file problem (missing, unreadable)
-            return self.file
-        return f"{self.file}:{self.line}:{self.column}"
+            return file
+        return f"{file}:{self.line}:{self.column}"
 
 
 NOWHERE = Span("<unknown>", 0, 0)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import attrs
 
-from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, format_errors
+from ..errors import MAX_SHOWN_ERRORS, Diagnostic, LoadError, UsageError, cut_text, format_errors
 from ..lang import library, load_game
 from ..lsp.analysis import Document, chain  # the editor's reading of `(extends …)` (no pygls)
 from .options import add_dialect_option
@@ -41,6 +41,8 @@ def game_files(paths: list[str]) -> list[Path]:
     """Expand directories to the game files (.gdl, .rcy) they hold, sorted; files as given; the name of
     a shipped game (as every other command takes it) stands for its file."""
     out: list[Path] = []
+    if "" in paths:  # Path("") is the current folder: an unset shell variable ("$GAME") would name it
+        raise UsageError("check: a PATH is an empty name: give a game file or a folder (. for this one)")
     for p in map(Path, paths):
         if p.is_dir():
             found = sorted(q for q in p.iterdir() if q.suffix in (".gdl", ".rcy"))
@@ -68,13 +70,14 @@ def check_file(path: Path, dialect: str = "auto") -> Result:
 def report(result: Result, quiet: bool, n: int | None = MAX_SHOWN_ERRORS) -> str:
     """What `check` prints for one file: at most n errors and n warnings (None: all), then how many more."""
     p, errs, warns = result
+    name = cut_text(str(p), len(str(p)))  # a file's name may hold terminal escapes: shown inert
     lines = []
     if errs:
-        lines.append(f"{p}: {len(errs)} error{'s' if len(errs) != 1 else ''}")
+        lines.append(f"{name}: {len(errs)} error{'s' if len(errs) != 1 else ''}")
         lines.extend(format_errors(errs, n))
     else:
         note = f" ({len(warns)} warning{'s' if len(warns) != 1 else ''})" if warns else ""
-        lines.append(f"{p}: ok{note}")
+        lines.append(f"{name}: ok{note}")
     if not quiet:
         lines.extend(text.replace(" more error", " more warning") for text in format_errors(warns, n))
     return "\n".join(lines)

@@ -29,9 +29,10 @@ from .options import (
     add_limit_options,
     add_param_option,
     declared_categories,
+    flow_games,
     formats,
     graph_formats,
-    positive,
+    refuse_unread_fifo,
     seed_number,
     share,
 )
@@ -49,7 +50,7 @@ def register(sub) -> None:
                     + SEED_HELP + "; --seed S draws run 0 of `recycle stats --seed S`.")
     add_game_argument(f)
     f.add_argument("--seed", type=seed_number, help="batch seed S (default: drawn from the OS and printed)")
-    f.add_argument("--games", "-n", dest="n", type=positive, default=1,
+    f.add_argument("--games", "-n", dest="n", type=flow_games, default=1,
                    help="aggregate N games (default 1); games that end in an error are left out")
     f.add_argument("--players", help="one kind per seat, e.g. random,random or RR (default: all random)")
     add_param_option(f)
@@ -162,6 +163,7 @@ def cmd_flow(args: argparse.Namespace) -> int:
             raise UsageError("-o FILE writes one drawing; --out DIR writes the folder of files: give one of them")
         if os.path.lexists(args.output) and not args.force:
             raise UsageError(f"-o {args.output}: the file exists; pass --force to replace it")
+        refuse_unread_fifo(args.output, "-o")
         return _flow(args, sess, spec, args.output.parent, [])
     out = default_out(args, "flow", sess.name)
     # An existing folder is checked before the games are played (a non-empty one is refused unless --force,

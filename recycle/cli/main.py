@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
     except UsageError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_inert(f"error: {e}"), file=sys.stderr)
         return EXIT_USAGE
     except RecycleError as e:
         print(e.format(), file=sys.stderr)
@@ -124,6 +124,11 @@ def _shown(name: object) -> str:
     text = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
     text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
     return text if len(text) <= 200 else f"{text[:100]}…{text[-60:]}"
+
+
+def _inert(text: str) -> str:
+    """A message as the terminal shows it, control characters (a name's terminal escapes) made inert; its lines kept."""
+    return text if text.isprintable() else "".join(c if c.isprintable() or c == "\n" else "\ufffd" for c in text)
 
 
 def _drop_stdout() -> None:

@@ -5,7 +5,8 @@ A shard holds the contiguous block of runs I*N//K .. (I+1)*N//K - 1 with their g
 tables of the whole batch are the shards' tables one after the other (one header), the transcripts are
 the shards' files, and the summary is computed again from the records every shard keeps
 (shard-records.jsonl).  Shards are refused unless they are all there, once each, complete, and of the
-same batch: same game file (SHA-256), --param, players, seed, -n, limits and transcript level.
+same batch: same game file (SHA-256), --param, players, seed, -n, limits and transcript level; and unless
+each table has the size its records make (a table cut short would lack games).
 
 Shards of `recycle stats --shard I/K` (summary.json of format recycle-analytics) are merged into the folder
 of a stats batch stopped after its last game, which `recycle stats --resume` then finishes without playing
@@ -22,7 +23,19 @@ from pathlib import Path
 from ..analysis.tally import RunTally
 from ..errors import UsageError, cut_text
 from ..run.output import OutFolder, OutputError
-from ..run.tables import RECORDS, STATE, TABLES, TRANSCRIPT_RE, is_count, journal_records, transcript_name
+from ..run.tables import (
+    HEADERS,
+    RECORDS,
+    STATE,
+    TABLES,
+    TRANSCRIPT_RE,
+    csv_text,
+    is_count,
+    journal_records,
+    load_json,
+    table_rows,
+    transcript_name,
+)
 from . import stats
 from .batches import WHAT, out_folder
 from .run import SHARD_RECORDS
@@ -47,7 +60,7 @@ def _shard_doc(d: Path) -> dict:
     if not d.is_dir():
         raise UsageError(f"{d}: not a folder")
     try:
-        doc = json.loads((d / "summary.json").read_text("utf-8"))
+        doc = load_json((d / "summary.json").read_text("utf-8"))
     except FileNotFoundError:
         raise UsageError(f"{d}: no summary.json (not the folder of a `recycle run --shard`)") from None
     except ValueError:
@@ -149,8 +162,11 @@ def cmd_merge(args: argparse.Namespace) -> int:
     # the summary is tallied record by record, the shards in run order: memory does not grow with the batch
     tally = RunTally(head["players"])
     for d, doc in zip(dirs, docs, strict=True):
+        sizes = TableSizes(head["game"], doc)
         for rec in _records(d, doc):
             tally.add(rec)
+            sizes.add(rec)
+        sizes.check(d)
     summ = head["summary"]
     elapsed = sum(doc["timing"]["wall_s"] for doc in docs)  # the time the shards took together, one after the other
     summary = tally.summary(head["game"], summ["file"], head["lineup"], head["seed"], elapsed, summ.get("direction"))
@@ -194,8 +210,10 @@ def merge_stats(out_dir: Path, dirs: list[Path], docs: list[dict]) -> int:
     records and the game file exactly as one uninterrupted `recycle stats` computes them."""
     head = docs[0]
     for d, doc in zip(dirs, docs, strict=True):  # every record read before anything is written
-        for _ in _records(d, doc):
-            pass
+        table_sizes = TableSizes(head["game"], doc)
+        for rec in _records(d, doc):
+            table_sizes.add(rec)
+        table_sizes.check(d)
     sizes: dict[str, int] = {}
     try:
         with OutFolder.open(out_dir) as out:
@@ -234,6 +252,33 @@ def _joined(dirs: list[Path], name: str, sizes: dict[str, int]) -> Iterator[byte
             while chunk := f.read(1 << 20):
                 sizes[name] += len(chunk)
                 yield chunk
+
+
+class TableSizes:
+    """The sizes of a shard's tables as its records make them: a table cut short or edited by hand (the tables
+    are copied as they are) is refused, naming it, instead of making a merged folder that lacks games."""
+
+    def __init__(self, game: str, doc: dict) -> None:
+        self.game = game
+        # "max" or "min" (a stats shard does not say which): both three letters, and only sizes are compared
+        self.direction = (doc.get("summary") or {}).get("direction") or "max"
+        self.games = 0
+        self.sizes = {name: len(csv_text([HEADERS[name]]).encode("utf-8")) for name in TABLES}
+
+    def add(self, rec) -> None:
+        self.games += 1
+        for name, rows in table_rows(self.game, rec, self.direction).items():
+            self.sizes[name] += len(csv_text(rows).encode("utf-8"))
+
+    def check(self, d: Path) -> None:
+        for name, want in self.sizes.items():
+            try:
+                got = (d / name).stat().st_size
+            except OSError as e:
+                raise UsageError(f"{d}/{name}: cannot be read ({e.strerror or e})") from None
+            if got != want:
+                raise UsageError(f"{d}/{name}: damaged ({got:,} bytes, where the records of its {self.games} games "
+                                 f"make {want:,}): play the shard again")
 
 
 def _records(d: Path, doc: dict) -> Iterator:

@@ -164,6 +164,9 @@ def _listing(words: list[str]) -> str:
 
 def variant_text(path: Path, base: str) -> str:
     base_path = library.resolve(base)
+    if path.exists() and os.path.samefile(path, base_path):  # even with --force: the base's text would be lost
+        raise UsageError(f"{path}: is the game --from {base} names; a variant cannot replace the game it builds "
+                         "on (give the variant another name)")
     declares, defines = _names(base_path)
     text = base_path.read_text("utf-8")
     base_title = library.info(base_path.stem, base_path, text).title

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 from pathlib import Path
 
 from ..analysis.flow import CATEGORY_NAMES
 from ..engine.watchdog import DEFAULT_MAX_STEP_TIME, check_seconds
-from ..errors import UsageError
+from ..errors import UsageError, cut_text
 from ..lang.xam import DIALECTS
 
 SEED_HELP = ("batch seed S (default: drawn from the OS and printed); run i plays with game seed "
@@ -35,7 +37,10 @@ def whole(minimum: int, what: str, maximum: int | None = None, limit: str = ""):
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {text!r}") from None
+            if text.strip().isdigit():  # more digits than Python turns into a number (sys.get_int_max_str_digits)
+                raise argparse.ArgumentTypeError(f"{what}: {cut_text(text.strip(), 20)} has {len(text.strip()):,} "
+                                                 "digits, more than a number here may have") from None
+            raise argparse.ArgumentTypeError(f"{what}: expected a whole number, got {cut_text(text, 60)!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"{what}: expected a number of at least {minimum}, got {v}")
         if maximum is not None and v > maximum:
@@ -71,6 +76,11 @@ def jobs(text: str) -> int:
     return n
 count = whole(0, "a count")
 seed_number = whole(0, "a seed")
+# The games of one batch (-n of run, stats and flow): far more than any batch plays (a thousand games a second
+# would take thirty years), and within what a range of runs can count (10**23 games raised OverflowError).
+MAX_BATCH_GAMES = 10**12
+batch_games = whole(0, "a count", MAX_BATCH_GAMES, "MAX_BATCH_GAMES")
+flow_games = whole(1, "a count", MAX_BATCH_GAMES, "MAX_BATCH_GAMES")
 
 
 def add_game_argument(p: argparse.ArgumentParser) -> None:
@@ -142,7 +152,7 @@ def shard(text: str) -> tuple[int, int]:
 def add_batch_options(p: argparse.ArgumentParser, default_n: int) -> None:
     """The options of every command that plays a batch: run, stats."""
     add_game_argument(p)
-    p.add_argument("-n", "--games", dest="n", type=count, default=default_n,
+    p.add_argument("-n", "--games", dest="n", type=batch_games, default=default_n,
                    help=f"number of games (default {default_n})")
     p.add_argument("--seed", type=seed_number, help=SEED_HELP)
     p.add_argument("--players", help="one kind per seat, e.g. random,random or RR, or a Python class "
@@ -244,3 +254,24 @@ def add_ai_options(p: argparse.ArgumentParser, budget: bool = True) -> None:
     if budget:
         p.add_argument("--ai-budget", type=positive, metavar="N", help=BUDGET_HELP)
     p.add_argument("--move-time", type=seconds, metavar="SECONDS", help=MOVE_TIME_HELP)
+
+
+# Write ends of FIFOs opened by refuse_unread_fifo, held until the process ends: closing one would tell the
+# reader that the output ended before it was written.
+_HELD_FIFOS: list[int] = []
+
+
+def refuse_unread_fifo(path: Path, flag: str) -> None:
+    """Refuse an output file that is a FIFO no process reads: writing to it would wait forever.
+
+    A FIFO with a reader (`-o >(gzip > page.gz)`, `-o /dev/stdout | less`) is a legitimate output and
+    is kept open here, so that the reader waits for the file's text instead of seeing its end."""
+    try:
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return
+        _HELD_FIFOS.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as e:
+        if e.errno == errno.ENXIO:  # a FIFO whose other end no process has open
+            raise UsageError(f"{flag} {path}: a FIFO that no process reads; writing to it would wait forever") \
+                from None
+        # any other refusal comes, worded by the system, when the file is written

@@ -18,7 +18,15 @@ from ..players.stepwise import rebuild
 from ..run.batch import new_seed, parse_lineup
 from ..run.session import GameSession
 from ..run.transcript import dumps
-from .options import add_ai_options, add_game_argument, add_limit_options, add_param_option, positive, seed_number
+from .options import (
+    add_ai_options,
+    add_game_argument,
+    add_limit_options,
+    add_param_option,
+    positive,
+    refuse_unread_fifo,
+    seed_number,
+)
 
 
 def register(sub) -> None:
@@ -107,6 +115,7 @@ def _may_write(target: Path, force: bool) -> None:
         raise UsageError(f"--transcript {target}: the file exists; not overwritten (use --force to replace it)")
     if not target.parent.is_dir():
         raise UsageError(f"--transcript {target}: no folder {target.parent} to write it in")
+    refuse_unread_fifo(target, "--transcript")
 
 
 def _final_state(prog, game_seed: int, rec, players, args):

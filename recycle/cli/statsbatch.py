@@ -21,7 +21,7 @@ from ..players import registry
 from ..run.batch import iter_batch, play_run
 from ..run.output import STAGING, OutFolder
 from ..run.records import RunRecord
-from ..run.tables import RECORDS, STATE, BatchTables
+from ..run.tables import RECORDS, STATE, BatchTables, load_json
 from ..run.transcript import dumps
 from ..version import __version__
 from ..visualize import plots
@@ -351,7 +351,7 @@ def done_batch(args, sess, spec, out: Path, folder: OutFolder, state: dict) -> d
     if int(state.get("games_kept", -1)) != args.n or not folder.exists("summary.json"):
         return None
     try:
-        doc = json.loads(folder.read_bytes("summary.json"))
+        doc = load_json(folder.read_bytes("summary.json"))
     except ValueError:
         return None
     if not isinstance(doc, dict) or doc.get("complete") is not True:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ..players import registry
 from ..run import tournament as tm
 from ..run.batch import new_seed
 from ..run.session import GameSession
+from ..run.tables import load_json
 from ..run.timing import warn_if_long
 from .batches import batch_backend
 from .options import (
@@ -65,8 +67,10 @@ def register(sub) -> None:
                                            "standings.csv and standings.png here")
     t.add_argument("--resume", action="store_true",
                    help="continue the interrupted tournament in --out (its settings come from tournament.json)")
-    t.add_argument("--force", action="store_true", help="start afresh in a non-empty --out, replacing its files")
-    t.add_argument("--plot", type=Path, metavar="FILE", help="also write the standings plot here (.png or .svg)")
+    t.add_argument("--force", action="store_true", help="start afresh in a non-empty --out, replacing its files; "
+                                                        "replace an existing --plot FILE")
+    t.add_argument("--plot", type=Path, metavar="FILE",
+                   help="also write the standings plot here (.png, .svg or .pdf; a new file, see --force)")
     t.add_argument("--json", action="store_true", help="print the standings as JSON instead of the table")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=cmd_tournament)
@@ -109,7 +113,8 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
     if not f.exists():
         raise UsageError(f"--resume: {out} holds no {tm.SETTINGS}: nothing to resume (start without --resume)")
     try:
-        t = tm.Tournament.from_settings(json.loads(f.read_text("utf-8")))
+        doc = load_json(f.read_text("utf-8"))
+        t = tm.Tournament.from_settings(doc if isinstance(doc, dict) else {})  # ({}: "not a tournament's settings")
     except (ValueError, TypeError) as e:
         raise UsageError(f"--resume: {f} cannot be read ({e})") from None
     given = {"--players": (args.players and parse_players(args.players), t.players), "-n": (args.n, t.games),
@@ -131,7 +136,25 @@ def _resumed(args, out: Path) -> tuple[GameSession, tm.Tournament]:
     return sess, t
 
 
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def _check_plot(plot: Path | None, force: bool) -> None:
+    """--plot FILE, refused before a game is played: a file the user keeps is never replaced without --force,
+    and a format the plot cannot take would otherwise be found only after the whole tournament."""
+    if plot is None:
+        return
+    if plot.suffix.lower().lstrip(".") not in (*PLOT_FORMATS, ""):
+        raise UsageError(f"--plot {plot}: the extension chooses the format: "
+                         + ", ".join("." + f for f in PLOT_FORMATS))
+    if plot.is_dir():
+        raise UsageError(f"--plot {plot}: is a directory; give a file name")
+    if os.path.lexists(plot) and not force:
+        raise UsageError(f"--plot {plot}: the file exists; not overwritten (use --force to replace it)")
+
+
 def _check_out(args) -> None:
+    _check_plot(args.plot, args.force)
     out = args.out
     if args.resume and out is None:
         raise UsageError("--resume continues the tournament in --out DIR: give --out")
@@ -213,14 +236,24 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     done = tm.read_games(out / "games.csv", t.seats, t.players) if args.resume and out is not None else {}
     warn_if_long(sess, [g.lineup for g in plan if g.game not in done], t.ai_budget, t.move_time, args.jobs)
     show = not (args.quiet or args.json) and sys.stderr.isatty()
-    if show:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), transient=True) as bar:
-            task = bar.add_task(t.game, total=len(plan))
-            games = tm.run_tournament(sess, t, out, args.jobs, args.resume, lambda k: bar.advance(task, k),
-                                       backend)
-    else:
-        games = tm.run_tournament(sess, t, out, args.jobs, args.resume, backend=backend)
+    try:
+        if show:
+            with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), transient=True) as bar:
+                task = bar.add_task(t.game, total=len(plan))
+                games = tm.run_tournament(sess, t, out, args.jobs, args.resume, lambda k: bar.advance(task, k),
+                                           backend)
+        else:
+            games = tm.run_tournament(sess, t, out, args.jobs, args.resume, backend=backend)
+    except KeyboardInterrupt:
+        # what was kept, and how to go on: games.csv holds every game finished (a torn last line is played again)
+        if out is None:
+            print(f"interrupted: no --out, so none of the {len(plan)} games is kept", file=sys.stderr)
+        else:
+            kept = len(tm.read_games(out / "games.csv", t.seats, t.players))
+            print(f"interrupted: kept {kept} of {len(plan)} games in {out}/; to finish them, run the same "
+                  "command again with --resume", file=sys.stderr)
+        return 130
     rows = ratings.standings(t.players, tm.rated_games(games))
     plots = [p for p in (out / "standings.png" if out is not None else None, args.plot) if p is not None]
     if out is not None:

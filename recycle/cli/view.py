@@ -6,8 +6,9 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import RecycleError, UsageError
 from ..visualize.viewer import write_viewer
+from .options import refuse_unread_fifo
 
 
 def register(sub) -> None:
@@ -48,7 +49,16 @@ def _seats(names: list[str] | None) -> list[int] | None:
 def cmd_view(args: argparse.Namespace) -> int:
     seats = _seats(args.seat)
     kw = {"seats": seats, "omniscient": seats is None}
-    path, notes = write_viewer(args.source, args.out, game_path=args.game, force=args.force, **kw)
+    if args.out is not None:
+        refuse_unread_fifo(args.out, "-o")
+    try:
+        path, notes = write_viewer(args.source, args.out, game_path=args.game, force=args.force, **kw)
+    except OSError as e:
+        if e.filename is not None or isinstance(e, BrokenPipeError):  # main names the path, or exits quietly
+            raise
+        # the page's text refused without a name (a full disk, /dev/full): the user's disk, not a bug
+        raise RecycleError(f"error: cannot write the page{f' {args.out}' if args.out else ''}: "
+                           f"{e.strerror or e}") from None
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"wrote {path}")

@@ -9,7 +9,7 @@ import re
 
 import attrs
 
-from ..errors import UsageError
+from ..errors import UsageError, cut_text
 from . import ast as A
 from . import values
 from .ast import T
@@ -130,7 +130,7 @@ def parse_param(text: str, t: T):
     s = text.strip()
     if t == T.INT and re.fullmatch(r"-?[0-9]+", s):
         if len(s.lstrip("-")) > values.MAX_INT_DIGITS:
-            raise values.too_big(repr(text))
+            raise values.too_big(_shown(text))
         return int(s)
     if t == T.STR and re.fullmatch(r"[A-Z]+", s):
         return s
@@ -144,7 +144,7 @@ def parse_param(text: str, t: T):
         m = re.fullmatch(r"\(?\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*\)?", s)
         if m:
             if max(len(m.group(1)), len(m.group(2))) > values.MAX_INT_DIGITS:
-                raise values.too_big(repr(text))
+                raise values.too_big(_shown(text))
             lo, hi = int(m.group(1)), int(m.group(2))
             if hi - lo >= values.MAX_RANGE:
                 raise ValueError(values.range_too_long(lo, hi))
@@ -152,7 +152,12 @@ def parse_param(text: str, t: T):
         parts = [p.strip() for p in s.strip("()").split(",")]
         if all(re.fullmatch(rf"-?[0-9]{{1,{values.MAX_INT_DIGITS}}}", p) for p in parts):
             return [int(p) for p in parts]
-    raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {text!r}")
+    raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {_shown(text)}")
+
+
+def _shown(text: str) -> str:
+    """A value of the command line quoted in a message: cut short (a value may be thousands of characters)."""
+    return repr(cut_text(text, 60))
 
 
 def declared_values(game: A.Game, params: dict | None = None) -> dict:
@@ -165,7 +170,7 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
     for name in params:
         if name not in types:
             known = ", ".join(sorted(types)) or "none"
-            raise UsageError(f"unknown parameter {name!r}: this game declares {known}")
+            raise UsageError(f"unknown parameter {_shown(name)}: this game declares {known}")
     env: dict = {}
     built = 0  # list elements made so far, counted before each range is made
     for d in game.declares:

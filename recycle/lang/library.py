@@ -28,6 +28,8 @@ def shipped() -> dict[str, Path]:
 
 def resolve(game: str) -> Path:
     """A GAME argument: an existing path, or the name of a shipped game."""
+    if not game:  # Path("") is the current folder: an unset shell variable ("$GAME") would name it
+        raise UsageError("the game is an empty name: give a game file or a shipped game name")
     p = Path(game)
     if p.exists():
         if p.is_dir():
@@ -39,6 +41,8 @@ def resolve(game: str) -> Path:
     stem = Path(game).stem
     if stem in lib and p.suffix in (".gdl", ""):
         return lib[stem]
+    if p.is_symlink():
+        raise UsageError(f"{game}: a symbolic link to no file (it leads nowhere, or around a loop)")
     names = ", ".join(lib) or "none"
     raise UsageError(f"{game}: no such file, and no shipped game of that name (shipped games: {names})")
 

@@ -27,6 +27,9 @@ from .stepwise import REPLY_CHARS, ListedSteps, StepMenu, WalkedSteps, needs_ste
 KIND_IDS = {w: k for k, w in enumerate(KIND_WORDS)}
 # The longest reply read at once; a longer line is refused as a whole.
 MAX_LINE = 4096
+# The most of an overlong line dropped before the input counts as ended: an input that never ends a line
+# (`< /dev/zero`) would otherwise be read forever.
+MAX_DROPPED = 256 * MAX_LINE
 
 
 class HumanQuit(UsageError):
@@ -220,9 +223,14 @@ class HumanPlayer(Player):
             self._print()
             raise HumanQuit("the input ended: game abandoned")
         if len(line) >= MAX_LINE and not line.endswith("\n"):
-            rest = line
-            while rest and not rest.endswith("\n"):  # drop the rest of an endless line
+            rest, dropped = line, len(line)
+            while rest and not rest.endswith("\n"):  # drop the rest of the line
+                if dropped > MAX_DROPPED:
+                    self._print()
+                    raise HumanQuit(f"the input sent a line of over {MAX_DROPPED:,} characters without an end: "
+                                    "game abandoned")
                 rest = (self.inp or sys.stdin).readline(MAX_LINE)
+                dropped += len(rest)
             self._print(f"  that line is too long (over {MAX_LINE} characters): type a number, or q to quit")
             return None
         text = line.strip()

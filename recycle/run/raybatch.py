@@ -143,7 +143,7 @@ def _connect(ray: ModuleType, jobs: int, address: str | None) -> bool:
         package = str(Path(__file__).resolve().parents[1])
         try:
             ray.init(address=address, runtime_env={"py_modules": [package]}, **quiet)
-        except ConnectionError as e:
+        except (ConnectionError, ValueError) as e:  # (ValueError: an address Ray cannot read, as x:y:z)
             raise UsageError(f"--address {address}: cannot join the Ray cluster ({e})") from None
     return True
 

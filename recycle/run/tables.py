@@ -128,10 +128,19 @@ def record_json(r: RunRecord) -> str:
     return json.dumps(d, separators=(",", ":"))
 
 
+def load_json(data: str | bytes) -> object:
+    """json.loads, where arrays nested past Python's recursion limit are a ValueError like any other damage
+    (a file edited by hand or hostile must be refused in one message, not crash)."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("arrays or objects nested too deeply") from None
+
+
 def record_from_json(line: str) -> RunRecord:
     """A record of the journal; a ValueError naming what is wrong when the line is not one recycle wrote
     (a journal edited by hand or damaged must not reach the statistics)."""
-    d = json.loads(line)
+    d = load_json(line)
     if not isinstance(d, dict):
         raise ValueError("not a record")
     for name, required, ok in RECORD_FIELDS:
@@ -385,7 +394,7 @@ def read_state(folder: OutFolder) -> dict | None:
     if not folder.exists(STATE):
         return None
     try:
-        state = json.loads(folder.read_bytes(STATE))
+        state = load_json(folder.read_bytes(STATE))
     except ValueError:
         raise OutputError(f"{folder.path / STATE}: damaged (not JSON); start again with --force") from None
     if (not isinstance(state, dict) or state.get("format") != "recycle-resume"

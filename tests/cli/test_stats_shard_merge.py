@@ -114,15 +114,16 @@ def test_merge_reads_every_stats_record_before_writing(shards, tmp_path, capsys)
 
 def test_a_stats_shard_table_without_its_header_line_is_refused(shards, tmp_path, capsys):
     """The shards' tables and records are copied a megabyte at a time (a big batch's need not fit in memory):
-    a table cut before the end of its header line is refused naming it, and no partial file stays behind."""
+    a table cut before the end of its header line is refused naming it (its size is not the one its records
+    make, checked before anything is written), and no partial file stays behind."""
     _, dirs = shards
     bad = tmp_path / "bad"
     shutil.copytree(dirs[1], bad)
     (bad / "decisions.csv").write_bytes(b"game,players")
     out = tmp_path / "m"
     assert main(["merge", str(out), str(dirs[0]), str(bad), str(dirs[2])]) == 2
-    assert f"{bad}/decisions.csv: damaged (not even a header line)" in capsys.readouterr().err
-    assert sorted(p.name for p in out.iterdir()) == ["games.csv"]  # the tables before it; no temporary file
+    assert f"{bad}/decisions.csv: damaged (12 bytes, where the records of its " in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_stats_with_two_workers_writes_the_folder_of_one(shards, tmp_path):

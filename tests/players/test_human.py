@@ -194,3 +194,18 @@ def test_a_reply_quoted_back_is_printable_and_cut_short(prog):
     assert "\x1b" not in line and "\ufffd[2J" in line
     quoted = line.split("'")[1]
     assert len(quoted) == 40 and quoted.endswith("…")
+
+
+class _Zeros(io.StringIO):
+    """An input that never ends a line (`< /dev/zero`): readline(n) always gives n characters."""
+
+    def readline(self, size=-1):
+        return "\0" * (size if size > 0 else 4096)
+
+
+def test_an_input_that_never_ends_a_line_quits_instead_of_reading_forever(prog):
+    out = io.StringIO()
+    with pytest.raises(HumanQuit, match=r"^the input sent a line of over 1,048,576 characters without an end: "
+                                        r"game abandoned$"):
+        play_game(prog, 3, [HumanPlayer(_Zeros(), out), HumanPlayer(_Zeros(), out)])
+    assert "choose 1-2" in out.getvalue()

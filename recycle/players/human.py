@@ -30,6 +30,9 @@ MAX_LINE = 4096
 # The most of an overlong line dropped before the input counts as ended: an input that never ends a line
 # (`< /dev/zero`) would otherwise be read forever.
 MAX_DROPPED = 256 * MAX_LINE
+# The most replies read for one decision (a wrong number, an empty line, a step of a built option):
+# an input that sends replies that never choose (`yes x | recycle play …`) would otherwise be asked for ever.
+MAX_REPLIES = 1000
 
 
 class HumanQuit(UsageError):
@@ -140,6 +143,7 @@ class HumanPlayer(Player):
         self.out = out
         self.ask_forced = ask_forced
         self.built: dict[int, list] = {}  # decision number -> steps of the option built there (stepwise)
+        self._replies = 0  # replies read for the decision being asked (MAX_REPLIES)
 
     def start(self, prog, seat: int, seed: int) -> None:
         super().start(prog, seat, seed)
@@ -154,6 +158,7 @@ class HumanPlayer(Player):
     def choose(self, prog, st) -> int:
         seat = st.chooser
         opts = st.opts
+        self._replies = 0
         self._print()
         view = prog.view(st, seat)
         last = getattr(self, "_last", None)
@@ -208,6 +213,11 @@ class HumanPlayer(Player):
     def _read(self, prompt: str) -> str | None:
         """One stripped line of input after `prompt`; None for an empty line.  q (or the end of the input) quits."""
         out = self.out or sys.stdout
+        self._replies += 1
+        if self._replies > MAX_REPLIES:
+            self._print()
+            raise HumanQuit(f"{MAX_REPLIES:,} replies to one decision chose no option: game abandoned "
+                            "(MAX_REPLIES, docs/limits.md)")
         out.write(prompt)
         out.flush()
         if (self.inp or sys.stdin) is None:  # started with its stdin closed (`<&-`): there is no input at all

@@ -12,7 +12,7 @@ from recycle.compiler import compile_game
 from recycle.engine.play import play_game
 from recycle.lang import parse_game
 from recycle.players import registry
-from recycle.players.human import HumanPlayer, HumanQuit, render_view
+from recycle.players.human import MAX_REPLIES, HumanPlayer, HumanQuit, render_view
 from support import CORPUS, REPO
 
 BLOCK_RUMMY = REPO / "games" / "block_rummy.gdl"
@@ -209,3 +209,40 @@ def test_an_input_that_never_ends_a_line_quits_instead_of_reading_forever(prog):
                                         r"game abandoned$"):
         play_game(prog, 3, [HumanPlayer(_Zeros(), out), HumanPlayer(_Zeros(), out)])
     assert "choose 1-2" in out.getvalue()
+
+
+class _Endless(io.StringIO):
+    """An input that sends the same wrong reply for ever (`yes x | recycle play …`), counting what is read."""
+
+    def __init__(self, reply: str):
+        super().__init__()
+        self.reply, self.read = reply, 0
+
+    def readline(self, size=-1):
+        self.read += 1
+        return self.reply
+
+
+@pytest.mark.parametrize("reply", ["x\n", "99\n", "\n"])
+def test_replies_that_never_choose_quit_after_max_replies(prog, reply):
+    out, inp = io.StringIO(), _Endless(reply)
+    with pytest.raises(HumanQuit, match=r"^1,000 replies to one decision chose no option: game abandoned "
+                                        r"\(MAX_REPLIES, docs/limits.md\)$"):
+        play_game(prog, 3, [HumanPlayer(inp, out), HumanPlayer(inp, out)])
+    assert inp.read == MAX_REPLIES == 1000
+
+
+def test_the_reply_count_starts_again_at_each_decision(prog):
+    # 999 wrong replies then a choice, decision after decision: never abandoned
+    class Patient(io.StringIO):
+        def __init__(self):
+            super().__init__()
+            self.n = 0
+
+        def readline(self, size=-1):
+            self.n += 1
+            return "1\n" if self.n % MAX_REPLIES == 0 else "x\n"
+
+    inp, out = Patient(), io.StringIO()
+    result = play_game(prog, 3, [HumanPlayer(inp, out), HumanPlayer(inp, out)])
+    assert result.outcome == "completed" and inp.n >= 2 * MAX_REPLIES

@@ -21,6 +21,7 @@ from ..lang.consts import (
     too_many_players,
     walk,
 )
+from ..lang.gcpause import collector_paused
 from ..lang.load import Loaded, load_game
 from .actions import deck_clause
 from .context import KIND_CODE, Compiler
@@ -52,7 +53,8 @@ def compile_game(game: A.Game, params: dict | None = None, filename: str | None 
         sys.setrecursionlimit(20000)  # option building nests one call per clause on a path
     prog = Program(game, filename or game.span.file, warnings)
     prog.atomic_max_paths = ATOMIC_MAX_PATHS
-    build(Compiler(prog, game, params or {}, FORMS))
+    with collector_paused():  # compiling makes closures and tables that all live on (lang/gcpause.py)
+        build(Compiler(prog, game, params or {}, FORMS))
     return prog
 
 

@@ -16,17 +16,17 @@ from .context import Compiler
 LOOPS = (A.Quantifier, A.Filter)
 
 
-def depth(n) -> int:
-    """How deep the AST below n nests (without recursion: n may be deep)."""
-    deepest = 0
+def deeper_than(n, limit: int) -> bool:
+    """Does the AST below n nest more than `limit` levels (n itself the first)?  Without recursion, and
+    without looking below that level: fusion asks this of every expression it meets, so a chain of 480
+    nested forms asked for its whole depth at each of them cost 480 × 480 / 2 nodes."""
     todo = [(n, 1)]
     while todo:
         m, d = todo.pop()
-        deepest = max(deepest, d)
-        for f in attrs.fields(type(m)):
-            v = getattr(m, f.name)
-            todo.extend((x, d + 1) for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, A.Node))
-    return deepest
+        if d > limit:
+            return True
+        todo.extend((x, d + 1) for x in subnodes(m))
+    return False
 
 
 def shared_loops(n) -> set:
@@ -41,10 +41,20 @@ def shared_loops(n) -> set:
     return {m for m, k in seen.items() if k > 1 and not free_vars(m) and not draws_random(m)}
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # the attribute names of each node class, looked up once
+
+
+def _names(t: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(t)
+    if names is None:
+        names = _FIELD_NAMES[t] = tuple(f.name for f in attrs.fields(t))
+    return names
+
+
 def subnodes(m) -> list:
     out = []
-    for f in attrs.fields(type(m)):
-        v = getattr(m, f.name)
+    for name in _names(type(m)):
+        v = getattr(m, name)
         for x in (v if isinstance(v, tuple) else (v,)):
             if isinstance(x, A.Node):
                 out.append(x)

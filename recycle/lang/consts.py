@@ -230,14 +230,29 @@ def resolve_teams(teams: tuple, n: int):
                      f"but (create teams {written}) is neither")
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # the attribute names of each node class, looked up once
+
+
 def walk(node):
-    """Every AST node below (and including) node, depth-first."""
-    yield node
-    for f in attrs.fields(type(node)):
-        v = getattr(node, f.name)
-        for sub in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(sub, A.Node):
-                yield from walk(sub)
+    """Every AST node below (and including) node, depth-first in field order.
+
+    With a stack, not recursion: a generator that yields from itself passes each node up through
+    every level above it, so a walk of a game nested hundreds deep cost hundreds per node."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        names = _FIELD_NAMES.get(type(n))
+        if names is None:
+            names = _FIELD_NAMES[type(n)] = tuple(f.name for f in attrs.fields(type(n)))
+        below = []
+        for name in names:
+            v = getattr(n, name)
+            if isinstance(v, tuple):
+                below.extend(sub for sub in v if isinstance(sub, A.Node))
+            elif isinstance(v, A.Node):
+                below.append(v)
+        todo.extend(reversed(below))
 
 
 def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:

@@ -213,16 +213,20 @@ def game(b: Builder, forms: list):
     if len(forms) > 1:
         b.error("syntax", f"unexpected {to_text(forms[1])} after the game form", forms[1])
     elems = list(g.items[1:])
-    scope: dict = {}
     declares, defines = [], []
     limits = None
-    # Before setup: declares, definitions and limits, in any order (a declare sees the declares above it).
-    while elems and isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, *PROLOGUE):
-        d = elems.pop(0)
+    # Before setup: declares, definitions and limits, in any order (a declare sees the declares above it:
+    # b.declared itself, which only a declare adds to, so that a megabyte of declares is not copied once
+    # per declare).
+    scope = b.declared
+    first = 0
+    while first < len(elems) and isinstance(elems[first], SList) and elems[first].items and \
+            b.kw(elems[first].head, *PROLOGUE):
+        d = elems[first]
+        first += 1
         try:
             if d.head.text == "declare":
                 declares.append(declare(b, d, scope))
-                scope = dict(b.declared)
             elif d.head.text == "define":
                 defines.append(definitions.define_form(b, d))
             elif d.head.text == "limits":
@@ -234,6 +238,8 @@ def game(b: Builder, forms: list):
                 b.fail("placement", "(extends \"…\") must be the first form of the game", d)
         except Fail:
             pass
+    del elems[:first]
+    scope = dict(b.declared)  # what setup and the items see: the declares, as a scope of their own
     if not elems or not (isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, "setup")):
         at = elems[0] if elems else g
         if elems and isinstance(elems[0], SList) and any(isinstance(e, SList) and e.items and b.kw(e.head, "setup")

@@ -6,6 +6,7 @@ same functions, so both see the same numbers (language spec §3.8, §4; extensio
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import attrs
 
@@ -155,10 +156,12 @@ def parse_param(text: str, t: T):
     raise ValueError(f"expected {PARAM_TYPES.get(t, str(t))}, got {text!r}")
 
 
-def declared_values(game: A.Game, params: dict | None = None) -> dict:
+def declared_values(game: A.Game, params: dict | None = None, made: Callable[[int], None] | None = None) -> dict:
     """The values of every declare, in order, with parameter overrides applied (spec §3.8, E6).
 
-    Raises UsageError for an unknown parameter or a value of the wrong type.
+    Raises UsageError for an unknown parameter or a value of the wrong type.  `made`, if given, is told
+    how many list elements each declare builds, before they are built (the missing-`)` search counts
+    them as work, reader.WORK).
     """
     params = dict(params or {})
     types = {d.var: d.type for d in game.declares}
@@ -168,6 +171,7 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             raise UsageError(f"unknown parameter {name!r}: this game declares {known}")
     env: dict = {}
     built = 0  # list elements made so far, counted before each range is made
+    counted = 0  # of them, told to `made`
     for d in game.declares:
         if d.var in params:
             v = params[d.var]
@@ -184,6 +188,9 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             built += _list_length(d.value, env)
         if built > MAX_CONST_ELEMENTS:
             raise ConstError(too_many_elements(built, d.var), d, "limit")
+        if made is not None:
+            made(built - counted)
+            counted = built
         if d.var not in params:
             env[d.var] = const_value(d.value, env)
     return env

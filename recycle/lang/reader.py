@@ -15,6 +15,8 @@ from lark import Token
 from ..errors import Diagnostic, InternalError, LoadError, Span
 from .check import check_game, judge_trial
 from .check.definitions import MAX_EXPANDED_FORMS
+from .consts import MAX_CONST_ELEMENTS
+from .decks import MAX_DESCRIBED_CARDS
 from .lexer import lex
 from .sexprs import MAX_DEPTH, Atom, SList
 from .source import SourceFile
@@ -230,14 +232,18 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 # deep), then the earliest place.  Places are tried line by line, the lines the layout likes best
 # first, until one without errors is found and no line as well laid out is left, or the budget runs out.
 #
-# The budget counts work, not time: each trial costs the tokens it rebuilds and checks plus the forms
+# The budget counts work, not time: each trial costs the tokens it rebuilds and checks, plus the forms
 # its uses of definitions expand (each use is checked anew, so a few lines can expand to
-# MAX_EXPANDED_FORMS on every trial).  A trial starts only while the work spent and the dearest trial
-# so far fit in WORK, so the search does at most WORK, and at most MAX_EXPANDED_FORMS more when one
-# trial expands more than any before it.
+# MAX_EXPANDED_FORMS on every trial), plus, for a trial that checks clean, the constants it works out:
+# the cards of its decks and the elements of its declared lists (a few declares of long ranges make up
+# to MAX_CONST_ELEMENTS).  A trial starts only while the work spent and the dearest trial so far fit
+# in WORK, so the search does at most WORK, and at most one trial's extra work (MOST_EXTRA) more when
+# one trial costs more than any before it.
 
 TRIALS = 600  # checks tried at most for one missing `)`: under 2 s on the largest corpus game (3,000 tokens)
-WORK = 2_000_000  # tokens read and forms expanded over all trials: a larger game gets fewer trials, a huge one none
+WORK = 2_000_000  # tokens read, forms expanded and constants made over all trials: a larger game gets fewer trials
+# The most work a trial can do beyond its tokens: the limits on expansions, declared lists and described cards.
+MOST_EXTRA = MAX_EXPANDED_FORMS + MAX_CONST_ELEMENTS + MAX_DESCRIBED_CARDS
 
 
 def _line_costs(toks: list[Token]) -> tuple[list[int], list[int]]:
@@ -376,12 +382,12 @@ def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
             if not room():
                 break
             try:
-                score, expanded = judge_trial(src, _with_paren(toks, atoms, spans, at))
+                score, extra = judge_trial(src, _with_paren(toks, atoms, spans, at))
             except Exception:  # a trial the checker cannot judge is simply a bad place
-                score, expanded = len(toks), MAX_EXPANDED_FORMS  # its work unknown: the most it could be
+                score, extra = len(toks), MOST_EXTRA  # its work unknown: the most it could be
             trials += 1
-            spent += len(toks) + expanded
-            dearest = max(dearest, len(toks) + expanded)
+            spent += len(toks) + extra
+            dearest = max(dearest, len(toks) + extra)
             key = (score, costs[k], int(at >= 2 and toks[at - 2].type == "LPAR"), at)
             if best is None or key < best[0]:
                 best = (key, at)

@@ -341,12 +341,13 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
             if described > MAX_DESCRIBED_CARDS:
                 b.error("limit", too_many_described(described), node)
                 break
+            b.constant_elements += size if size <= MAX_CARDS else 0
             try:
                 expand_deck(node.attributes)
             except DeckError as e:
                 b.error("deck", e.message, e.span if e.span.line else node.span)
     try:
-        env = declared_values(game, params)
+        env = declared_values(game, params, b.count_constants)
     except ConstError as e:
         b.error(e.cls or ("meld" if isinstance(e.node, A.MeldRulesForm) else "arithmetic"), str(e), e.node)
         return

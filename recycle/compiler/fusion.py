@@ -50,7 +50,7 @@ _NOT_YET = object()  # a shared subexpression not computed yet
 
 def fuse(cx: Compiler, n, sc) -> Callable | None:
     """The generated function evaluating n, or None if n is better left to its closure."""
-    if type(n) not in FUSED or not _worth(cx, n, sc) or deeper_than(n, MAX_FUSED_DEPTH):
+    if type(n) not in FUSED or not _worth(cx, n, sc) or deeper_than(n, MAX_FUSED_DEPTH, cx.heights):
         return None
     return _Source(cx).compile(n, sc)
 

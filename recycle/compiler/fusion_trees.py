@@ -16,17 +16,23 @@ from .context import Compiler
 LOOPS = (A.Quantifier, A.Filter)
 
 
-def deeper_than(n, limit: int) -> bool:
+def deeper_than(n, limit: int, heights: dict[int, tuple]) -> bool:
     """Does the AST below n nest more than `limit` levels (n itself the first)?  Without recursion, and
-    without looking below that level: fusion asks this of every expression it meets, so a chain of 480
-    nested forms asked for its whole depth at each of them cost 480 × 480 / 2 nodes."""
-    todo = [(n, 1)]
+    each node's height worked out once for all the questions of one compile (`heights`, by id, holding
+    the node so that its id stays its own): fusion asks this of every expression it meets, so a chain of
+    480 nested forms measured anew at each of them cost 480 × 480 / 2 nodes."""
+    todo = [(n, False)]
     while todo:
-        m, d = todo.pop()
-        if d > limit:
-            return True
-        todo.extend((x, d + 1) for x in subnodes(m))
-    return False
+        m, ready = todo.pop()
+        if id(m) in heights:
+            continue
+        below = subnodes(m)
+        if ready:
+            heights[id(m)] = (m, min(limit + 1, 1 + max((heights[id(x)][1] for x in below), default=0)))
+        else:
+            todo.append((m, True))
+            todo.extend((x, False) for x in below if id(x) not in heights)
+    return heights[id(n)][1] > limit
 
 
 def shared_loops(n) -> set:

@@ -262,6 +262,17 @@ def walk(node):
         todo.extend(reversed(below))
 
 
+def nodes_of(node, *kinds: type) -> dict[type, list]:
+    """The nodes below node of each of these classes (exactly, not subclasses), in walk order, in one walk:
+    the checker and the compiler each looked for three kinds in three walks of the whole game."""
+    found: dict[type, list] = {k: [] for k in kinds}
+    for n in walk(node):
+        bucket = found.get(type(n))
+        if bucket is not None:
+            bucket.append(n)
+    return found
+
+
 def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:
     """(shape, dimensions, capacity or 0) of a `create board` form, from constants (raises ConstError)."""
     dims = tuple(const_value(d, env) for d in node.shape.dims)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import gc
 import sys
 
-from recycle.compiler import codegen, compile_game, driver
+from recycle.compiler import codegen, compile_game, driver, fusion_trees
+from recycle.lang import ast as A
 from recycle.lang import parse_game
 from support.games import make_game
 
@@ -71,3 +72,27 @@ def test_the_collector_is_off_while_a_game_compiles_and_back_on_after(monkeypatc
     monkeypatch.setattr(driver, "build", recording)
     compile_game(parse_game(nested_game(1, 1)))
     assert states == [False] and gc.isenabled()
+
+
+def test_the_depth_of_each_expression_is_worked_out_once(monkeypatch):
+    # Asked at each of the 400 levels of a chain whether it nests more than 60 deep, the walk looks at
+    # each node once and once more to finish it, where measuring below each level anew looked at
+    # 60 nodes or more per level.
+    game = parse_game(nested_game(400, 1))
+    chain = [game.items[-1].clauses[0].value]
+    while isinstance(chain[-1], A.Arith):
+        chain.append(chain[-1].args[-1])
+    looked = 0
+    subnodes = fusion_trees.subnodes
+
+    def counting(m):
+        nonlocal looked
+        looked += 1
+        return subnodes(m)
+
+    monkeypatch.setattr(fusion_trees, "subnodes", counting)
+    heights: dict = {}
+    deep = [fusion_trees.deeper_than(x, 60, heights) for x in chain]
+    nodes = len(heights)
+    assert deep == [i < len(chain) - 60 for i in range(len(chain))]
+    assert nodes >= 2 * 400 and looked <= 2 * nodes

@@ -252,7 +252,7 @@ def walk(node):
         names = _FIELD_NAMES.get(type(n))
         if names is None:
             names = _FIELD_NAMES[type(n)] = tuple(f.name for f in attrs.fields(type(n)))
-        below = []
+        below: list[A.Node] = []
         for name in names:
             v = getattr(n, name)
             if isinstance(v, tuple):

@@ -2,8 +2,8 @@
 
 The surface grammar is only parenthesised lists of atoms, so the reader needs no parser: one regular
 expression with a group per terminal finds every token in a single pass over the text, where Lark's
-lexer took about a second per megabyte.  The tokens are Lark `Token`s with the same types, values and
-positions Lark's own lexer gives (tests/lang/test_lexer.py compares the two on the corpus and on
+lexer took about a second per megabyte.  The tokens have the same types, values and
+positions as Lark's own lexer's (tests/lang/test_lexer.py compares the two on the corpus and on
 damaged texts), so the grammar file stays the one statement of the surface.
 """
 from __future__ import annotations
@@ -13,7 +13,30 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from lark import Token
+
+class Token:
+    """One token: its terminal (`type`), its text (`value`, also its str) and where it stands: offsets
+    from 0, lines and columns from 1, ends just past its last character.  The attributes of Lark's
+    tokens, in a plain class: a Lark token costs half again as much to make."""
+
+    __slots__ = ("column", "end_column", "end_line", "end_pos", "line", "start_pos", "type", "value")
+
+    def __init__(self, type: str, value: str, start_pos: int, line: int, column: int, end_line: int,
+                 end_column: int, end_pos: int):
+        self.type = type
+        self.value = value
+        self.start_pos = start_pos
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+        self.end_pos = end_pos
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Token({self.type!r}, {self.value!r}, {self.line}:{self.column})"
 
 # The terminals of grammars/recycle.lark, in an order where the first alternative that matches is
 # the one Lark's longest-match lexer takes (no two terminals start alike, and OP lists `//` before
@@ -51,6 +74,7 @@ def lex(text: str, max_errors: int) -> tuple[list[Token], list[tuple[int, int, i
     line, line_start = 1, 0  # the line of the next token and the offset where that line starts
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
+        assert kind is not None  # every alternative of _TOKEN is a named group
         start = m.start()
         if kind == "WS":
             end = m.end()

@@ -10,14 +10,12 @@ from __future__ import annotations
 import difflib
 import re
 
-from lark import Token
-
 from ..errors import Diagnostic, InternalError, LoadError, Span
 from .check import check_game, judge_trial
 from .check.definitions import MAX_EXPANDED_FORMS
 from .consts import MAX_CONST_ELEMENTS
 from .decks import MAX_DESCRIBED_CARDS
-from .lexer import lex
+from .lexer import Token, lex
 from .sexprs import MAX_DEPTH, Atom, SList
 from .source import SourceFile
 from .values import MAX_INT_DIGITS
@@ -336,7 +334,7 @@ def _errors_of_complete_forms(toks: list[Token], src: SourceFile) -> list[Diagno
             stack.append(t)
         elif t.type == "RPAR" and stack:
             o = stack.pop()
-            complete.append(((o.line, o.column), (t.line, t.column)))  # type: ignore[arg-type]
+            complete.append(((o.line, o.column), (t.line, t.column)))
     return [d for d in errors if d.span.file == src.filename and
             any(a <= (d.span.line, d.span.column) <= b for a, b in complete)]
 

@@ -20,6 +20,7 @@ from ..lang import values
 from ..lang.ast import T
 from ..lang.decks import MAX_CARDS, expand_deck, too_many_cards
 from ..lang.printer import brief as show
+from . import codegen
 from . import references as refs
 from .boards import board_text
 from .context import Compiler, Form, repeat_count
@@ -304,7 +305,7 @@ def _pid_src(cx: Compiler, loc: A.Location, sc, ns: dict, name: str) -> str:
 
 def _generated(name: str, body: str, ns: dict):
     """A function `name(st, env)` with this body, compiled in the namespace ns."""
-    exec(compile(f"def {name}(st, env):\n{body}", f"<{name}>", "exec"), ns)
+    codegen.define(f"def {name}(st, env):\n{body}", f"<{name}>", ns)
     return ns[name]
 
 

@@ -64,6 +64,8 @@ class Compiler:
         self.has_capacity = False
         # fusion.fuse when expressions are fused into generated code (set by the driver)
         self.fuser: Callable[[Compiler, Any, dict], Callable | None] | None = None
+        # id(expression) -> (the expression, how deep it nests, capped): fusion asks it of every expression
+        self.heights: dict[int, tuple[Any, int]] = {}
         self.boards: dict = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
         self.meld_cache: Any = None  # the CardInfo cache of the meld forms (compiler.melds.MeldCache)
 

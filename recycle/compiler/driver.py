@@ -16,11 +16,12 @@ from ..lang.consts import (
     board_values,
     const_value,
     declared_values,
+    nodes_of,
     resolve_teams,
     too_many_board_cells,
     too_many_players,
-    walk,
 )
+from ..lang.gcpause import collector_paused
 from ..lang.load import Loaded, load_game
 from .actions import deck_clause
 from .context import KIND_CODE, Compiler
@@ -52,7 +53,8 @@ def compile_game(game: A.Game, params: dict | None = None, filename: str | None 
         sys.setrecursionlimit(20000)  # option building nests one call per clause on a path
     prog = Program(game, filename or game.span.file, warnings)
     prog.atomic_max_paths = ATOMIC_MAX_PATHS
-    build(Compiler(prog, game, params or {}, FORMS))
+    with collector_paused():  # compiling makes closures and tables that all live on (lang/gcpause.py)
+        build(Compiler(prog, game, params or {}, FORMS))
     return prog
 
 
@@ -126,19 +128,19 @@ def build(cx: Compiler) -> None:
     cx.all_t = tuple(range(cx.nt))
 
     sc = {name: (True, v) for name, v in consts.items()}
-    cx.has_atomic = any(isinstance(x, A.Atomic) for x in walk(game))
-    cx.has_capacity = any(isinstance(x, A.CreateBoard) and x.capacity is not None for x in walk(game))
+    found = nodes_of(game, A.Atomic, A.CreateBoard)  # one walk of the game for all three questions
+    cx.has_atomic = bool(found[A.Atomic])
+    cx.has_capacity = any(x.capacity is not None for x in found[A.CreateBoard])
     p.has_atomic = cx.has_atomic
     if FUSE == "always" or (FUSE == "atomic" and cx.has_atomic):
         cx.fuser = fuse
     cx.boards = {}  # id(CreateBoard node) -> {owner code: BoardFamily}
     cells = 0  # the load-time bound again, for parameters given only here
-    for x in walk(game):
-        if isinstance(x, A.CreateBoard):
-            cells += board_cells(x, consts) * (1 if type(x.location.owner) is A.GameOwner else n)
-            if cells > MAX_BOARD_CELLS:
-                raise UsageError(f"{x.span}: {too_many_board_cells(cells)}")
-            cx.boards[id(x)] = register_board(cx, x, consts, sc)
+    for x in found[A.CreateBoard]:
+        cells += board_cells(x, consts) * (1 if type(x.location.owner) is A.GameOwner else n)
+        if cells > MAX_BOARD_CELLS:
+            raise UsageError(f"{x.span}: {too_many_board_cells(cells)}")
+        cx.boards[id(x)] = register_board(cx, x, consts, sc)
     # setup decks (compiled like actions, run below on the template)
     setup_fns = [deck_clause(cx, d, sc) for d in game.setup.decks]
     # program items

@@ -37,7 +37,7 @@ from . import boards
 from . import references as refs
 from .context import Compiler
 from .expressions import no_card_attribute
-from .fusion_trees import GEOMETRY, children, depth, draws_random, free_vars, geometric_slot, shared_loops
+from .fusion_trees import GEOMETRY, children, deeper_than, draws_random, free_vars, geometric_slot, shared_loops
 
 # An expression is fused if it has a loop, or at least this many fused nodes.  Two are enough: a
 # guard such as (!= (cardatt RANK (top (game vloc DISCARD))) EIGHT) is one call fused and three
@@ -50,7 +50,7 @@ _NOT_YET = object()  # a shared subexpression not computed yet
 
 def fuse(cx: Compiler, n, sc) -> Callable | None:
     """The generated function evaluating n, or None if n is better left to its closure."""
-    if type(n) not in FUSED or not _worth(cx, n, sc) or depth(n) > MAX_FUSED_DEPTH:
+    if type(n) not in FUSED or not _worth(cx, n, sc) or deeper_than(n, MAX_FUSED_DEPTH, cx.heights):
         return None
     return _Source(cx).compile(n, sc)
 

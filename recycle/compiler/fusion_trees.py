@@ -16,17 +16,23 @@ from .context import Compiler
 LOOPS = (A.Quantifier, A.Filter)
 
 
-def depth(n) -> int:
-    """How deep the AST below n nests (without recursion: n may be deep)."""
-    deepest = 0
-    todo = [(n, 1)]
+def deeper_than(n, limit: int, heights: dict[int, tuple]) -> bool:
+    """Does the AST below n nest more than `limit` levels (n itself the first)?  Without recursion, and
+    each node's height worked out once for all the questions of one compile (`heights`, by id, holding
+    the node so that its id stays its own): fusion asks this of every expression it meets, so a chain of
+    480 nested forms measured anew at each of them cost 480 × 480 / 2 nodes."""
+    todo = [(n, False)]
     while todo:
-        m, d = todo.pop()
-        deepest = max(deepest, d)
-        for f in attrs.fields(type(m)):
-            v = getattr(m, f.name)
-            todo.extend((x, d + 1) for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, A.Node))
-    return deepest
+        m, ready = todo.pop()
+        if id(m) in heights:
+            continue
+        below = subnodes(m)
+        if ready:
+            heights[id(m)] = (m, min(limit + 1, 1 + max((heights[id(x)][1] for x in below), default=0)))
+        else:
+            todo.append((m, True))
+            todo.extend((x, False) for x in below if id(x) not in heights)
+    return heights[id(n)][1] > limit
 
 
 def shared_loops(n) -> set:
@@ -41,10 +47,20 @@ def shared_loops(n) -> set:
     return {m for m, k in seen.items() if k > 1 and not free_vars(m) and not draws_random(m)}
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # the attribute names of each node class, looked up once
+
+
+def _names(t: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(t)
+    if names is None:
+        names = _FIELD_NAMES[t] = tuple(f.name for f in attrs.fields(t))
+    return names
+
+
 def subnodes(m) -> list:
     out = []
-    for f in attrs.fields(type(m)):
-        v = getattr(m, f.name)
+    for name in _names(type(m)):
+        v = getattr(m, name)
         for x in (v if isinstance(v, tuple) else (v,)):
             if isinstance(x, A.Node):
                 out.append(x)

@@ -6,6 +6,7 @@ same functions, so both see the same numbers (language spec §3.8, §4; extensio
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import attrs
 
@@ -160,10 +161,12 @@ def _shown(text: str) -> str:
     return repr(cut_text(text, 60))
 
 
-def declared_values(game: A.Game, params: dict | None = None) -> dict:
+def declared_values(game: A.Game, params: dict | None = None, made: Callable[[int], None] | None = None) -> dict:
     """The values of every declare, in order, with parameter overrides applied (spec §3.8, E6).
 
-    Raises UsageError for an unknown parameter or a value of the wrong type.
+    Raises UsageError for an unknown parameter or a value of the wrong type.  `made`, if given, is told
+    how many list elements each declare builds, before they are built (the missing-`)` search counts
+    them as work, reader.WORK).
     """
     params = dict(params or {})
     types = {d.var: d.type for d in game.declares}
@@ -173,6 +176,7 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             raise UsageError(f"unknown parameter {_shown(name)}: this game declares {known}")
     env: dict = {}
     built = 0  # list elements made so far, counted before each range is made
+    counted = 0  # of them, told to `made`
     for d in game.declares:
         if d.var in params:
             v = params[d.var]
@@ -189,6 +193,9 @@ def declared_values(game: A.Game, params: dict | None = None) -> dict:
             built += _list_length(d.value, env)
         if built > MAX_CONST_ELEMENTS:
             raise ConstError(too_many_elements(built, d.var), d, "limit")
+        if made is not None:
+            made(built - counted)
+            counted = built
         if d.var not in params:
             env[d.var] = const_value(d.value, env)
     return env
@@ -235,14 +242,40 @@ def resolve_teams(teams: tuple, n: int):
                      f"but (create teams {written}) is neither")
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # the attribute names of each node class, looked up once
+
+
 def walk(node):
-    """Every AST node below (and including) node, depth-first."""
-    yield node
-    for f in attrs.fields(type(node)):
-        v = getattr(node, f.name)
-        for sub in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(sub, A.Node):
-                yield from walk(sub)
+    """Every AST node below (and including) node, depth-first in field order.
+
+    With a stack, not recursion: a generator that yields from itself passes each node up through
+    every level above it, so a walk of a game nested hundreds deep cost hundreds per node."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        names = _FIELD_NAMES.get(type(n))
+        if names is None:
+            names = _FIELD_NAMES[type(n)] = tuple(f.name for f in attrs.fields(type(n)))
+        below: list[A.Node] = []
+        for name in names:
+            v = getattr(n, name)
+            if isinstance(v, tuple):
+                below.extend(sub for sub in v if isinstance(sub, A.Node))
+            elif isinstance(v, A.Node):
+                below.append(v)
+        todo.extend(reversed(below))
+
+
+def nodes_of(node, *kinds: type) -> dict[type, list]:
+    """The nodes below node of each of these classes (exactly, not subclasses), in walk order, in one walk:
+    the checker and the compiler each looked for three kinds in three walks of the whole game."""
+    found: dict[type, list] = {k: [] for k in kinds}
+    for n in walk(node):
+        bucket = found.get(type(n))
+        if bucket is not None:
+            bucket.append(n)
+    return found
 
 
 def board_values(node: A.CreateBoard, env: dict) -> tuple[str, tuple, int]:

@@ -38,10 +38,14 @@ def _kw(x, *words: str) -> bool:
 
 
 def _walk(x) -> Iterator[SList]:
-    if isinstance(x, SList):
-        yield x
-        for item in x.items:
-            yield from _walk(item)
+    """Every list form in x, depth-first in text order.  With a stack, not recursion: a generator that
+    yields from itself passes each form up through every level above it, so a form 400 deep costs 400."""
+    todo = [x]
+    while todo:
+        y = todo.pop()
+        if isinstance(y, SList):
+            yield y
+            todo.extend(reversed(y.items))
 
 
 def _location(x) -> tuple[str, str] | None:
@@ -227,10 +231,13 @@ def _constants(forms, warn) -> None:
 
 
 def _walk_outside_defines(x) -> Iterator[SList]:
-    if isinstance(x, SList) and not _kw(x.head, "define"):
-        yield x
-        for item in x.items:
-            yield from _walk_outside_defines(item)
+    """As _walk, leaving out every (define …) and what it holds."""
+    todo = [x]
+    while todo:
+        y = todo.pop()
+        if isinstance(y, SList) and not _kw(y.head, "define"):
+            yield y
+            todo.extend(reversed(y.items))
 
 
 def _random(x) -> bool:

@@ -10,6 +10,7 @@ from ..errors import Diagnostic, LoadError
 from . import ast as A
 from . import variants
 from .check import check_game
+from .gcpause import collector_paused
 from .lint import lint
 from .reader import read_sexprs
 from .source import SourceFile, source_hash
@@ -34,6 +35,11 @@ class Loaded:
 
 def _check(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnostic], str]:
     """(the checked game, warnings, digest): read, merge the bases of a variant, check; raises LoadError."""
+    with collector_paused():
+        return _check_now(src, params)
+
+
+def _check_now(src: SourceFile, params: dict | None) -> tuple[A.Game, list[Diagnostic], str]:
     if sys.getrecursionlimit() < RECURSION_ROOM:
         sys.setrecursionlimit(RECURSION_ROOM)
     forms, warnings = read_sexprs(src)

@@ -1,44 +1,27 @@
 """Layer one of loading: game text -> S-expressions (lists and atoms) with positions.
 
-Lark's LALR parser reads the surface grammar in grammars/recycle.lark.  Before
-parsing, the token stream is checked for balanced parentheses so that a missing
+The tokens are those of the surface grammar in grammars/recycle.lark (`lexer`).  Before the
+forms are built, the token stream is checked for balanced parentheses so that a missing
 `)` is reported at the `(` left open, and stray `)` after the game become a
 warning (language spec §2.7).
 """
 from __future__ import annotations
 
 import difflib
-import functools
 import re
-from importlib import resources
-from pathlib import Path
-
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 from ..errors import Diagnostic, InternalError, LoadError, Span
 from .check import check_game, judge_trial
 from .check.definitions import MAX_EXPANDED_FORMS
+from .consts import MAX_CONST_ELEMENTS
+from .decks import MAX_DESCRIBED_CARDS
+from .lexer import Token, lex
 from .sexprs import MAX_DEPTH, Atom, SList
 from .source import SourceFile
 from .values import MAX_INT_DIGITS
 from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
 
-
-@functools.lru_cache(maxsize=1)
-def grammar_text() -> str:
-    """The Lark grammar, from the installed package or the source tree."""
-    try:
-        return resources.files("recycle.grammars").joinpath("recycle.lark").read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, OSError):
-        here = Path(__file__).resolve().parent.parent / "grammars" / "recycle.lark"
-        return here.read_text("utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
-
+MAX_LEXICAL_ERRORS = 20  # reading stops after this many (docs/limits.md)
 
 _WORD_OK = {
     "NAME": re.compile(r"[A-Z]+\Z"),
@@ -113,35 +96,12 @@ def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
 
 def tokenize(src: SourceFile) -> list[Token]:
     """All tokens of the file; a character that cannot start a token is a lexical error."""
-    toks: list[Token] = []
-    errors: list[Diagnostic] = []
     text = src.text
-    pos = 0
-    lexer = _parser()
-    while True:
-        try:
-            for tok in lexer.lex(text[pos:] if pos == 0 else _blank_prefix(text, pos)):
-                toks.append(tok)
-            break
-        except UnexpectedCharacters as e:
-            span = src.span(e.line, e.column)
-            bad = e.pos_in_stream
-            assert bad is not None  # Optional in UnexpectedInput; the lexer's error always has it
-            ch = text[bad] if bad < len(text) else "?"
-            errors.append(src.diag("error", "lexical", _lexical_message(ch), span))
-            if len(errors) >= 20:
-                break
-            # Resume after the bad character, keeping positions by blanking
-            # the text before it (lines and columns stay true).
-            pos = bad + 1
-            toks = [t for t in toks if t.start_pos is not None and t.start_pos < bad]
-    if errors:
-        raise LoadError(errors)
+    toks, bad = lex(text, MAX_LEXICAL_ERRORS)
+    if bad:
+        raise LoadError([src.diag("error", "lexical", _lexical_message(text[at]), src.span(line, column))
+                         for at, line, column in bad])
     return toks
-
-
-def _blank_prefix(text: str, pos: int) -> str:
-    return re.sub(r"[^\n]", " ", text[:pos]) + text[pos:]
 
 
 _GLUED = re.compile(r"('[A-Z]+)([a-z]+)\Z")
@@ -233,28 +193,32 @@ def read_sexprs(src: SourceFile) -> tuple[list, list[Diagnostic]]:
 
 
 def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
-    """Feed the checked tokens to Lark's LALR parser and turn its tree into SLists and Atoms."""
+    """Turn the checked tokens into SLists and Atoms.
+
+    The surface grammar (grammars/recycle.lark) is only lists of atoms, and the tokens are known to
+    balance, so a stack of open lists builds exactly the forms Lark's parser would, in one pass
+    without a parse tree: on a megabyte of small forms the LALR parse and its tree took three
+    quarters of `recycle check`."""
     errors: list[Diagnostic] = []
-    ip = _parser().parse_interactive("")
-    try:
-        for tok in toks:
-            ip.feed_token(tok)
-        tree = ip.feed_eof()
-    except UnexpectedInput as e:  # pragma: no cover - balanced tokens always parse
-        raise InternalError(f"surface grammar rejected a balanced token stream: {e}") from e
-
-    def convert(node):
-        if isinstance(node, Token):
-            return _classify(node, src, errors)
-        children = node.children
-        if node.data == "list":
-            first, last = children[0], children[-1]
-            span = src.span(first.line, first.column, last.end_line, last.end_column)
-            return SList(tuple(convert(c) for c in children[1:-1]), span)
-        raise InternalError(f"unexpected surface node {node.data}")  # pragma: no cover
-
-    forms = [convert(c) for c in tree.children]
-    return forms, errors
+    stack: list[list] = [[]]
+    opens: list[Token] = []
+    for tok in toks:
+        t = tok.type
+        if t == "LPAR":
+            stack.append([])
+            opens.append(tok)
+        elif t == "RPAR":
+            if not opens:  # pragma: no cover - read_sexprs stops at a `)` with no `(` open
+                raise InternalError("the reader built forms from tokens that do not balance")
+            first, items = opens.pop(), stack.pop()
+            assert first.line is not None and first.column is not None  # as in _at
+            assert tok.end_line is not None and tok.end_column is not None
+            stack[-1].append(SList(tuple(items), src.span(first.line, first.column, tok.end_line, tok.end_column)))
+        else:
+            stack[-1].append(_classify(tok, src, errors))
+    if opens:  # pragma: no cover - read_sexprs reports a `(` left open before building
+        raise InternalError("the reader built forms from tokens that do not balance")
+    return stack[0], errors
 
 
 # -- Where a missing `)` belongs ----------------------------------------------------------------
@@ -266,14 +230,18 @@ def _build(toks: list[Token], src: SourceFile) -> tuple[list, list[Diagnostic]]:
 # deep), then the earliest place.  Places are tried line by line, the lines the layout likes best
 # first, until one without errors is found and no line as well laid out is left, or the budget runs out.
 #
-# The budget counts work, not time: each trial costs the tokens it rebuilds and checks plus the forms
+# The budget counts work, not time: each trial costs the tokens it rebuilds and checks, plus the forms
 # its uses of definitions expand (each use is checked anew, so a few lines can expand to
-# MAX_EXPANDED_FORMS on every trial).  A trial starts only while the work spent and the dearest trial
-# so far fit in WORK, so the search does at most WORK, and at most MAX_EXPANDED_FORMS more when one
-# trial expands more than any before it.
+# MAX_EXPANDED_FORMS on every trial), plus, for a trial that checks clean, the constants it works out:
+# the cards of its decks and the elements of its declared lists (a few declares of long ranges make up
+# to MAX_CONST_ELEMENTS).  A trial starts only while the work spent and the dearest trial so far fit
+# in WORK, so the search does at most WORK, and at most one trial's extra work (MOST_EXTRA) more when
+# one trial costs more than any before it.
 
 TRIALS = 600  # checks tried at most for one missing `)`: under 2 s on the largest corpus game (3,000 tokens)
-WORK = 2_000_000  # tokens read and forms expanded over all trials: a larger game gets fewer trials, a huge one none
+WORK = 2_000_000  # tokens read, forms expanded and constants made over all trials: a larger game gets fewer trials
+# The most work a trial can do beyond its tokens: the limits on expansions, declared lists and described cards.
+MOST_EXTRA = MAX_EXPANDED_FORMS + MAX_CONST_ELEMENTS + MAX_DESCRIBED_CARDS
 
 
 def _line_costs(toks: list[Token]) -> tuple[list[int], list[int]]:
@@ -366,7 +334,7 @@ def _errors_of_complete_forms(toks: list[Token], src: SourceFile) -> list[Diagno
             stack.append(t)
         elif t.type == "RPAR" and stack:
             o = stack.pop()
-            complete.append(((o.line, o.column), (t.line, t.column)))  # type: ignore[arg-type]
+            complete.append(((o.line, o.column), (t.line, t.column)))
     return [d for d in errors if d.span.file == src.filename and
             any(a <= (d.span.line, d.span.column) <= b for a, b in complete)]
 
@@ -412,12 +380,12 @@ def likeliest_unclosed(toks: list[Token], src: SourceFile) -> int | None:
             if not room():
                 break
             try:
-                score, expanded = judge_trial(src, _with_paren(toks, atoms, spans, at))
+                score, extra = judge_trial(src, _with_paren(toks, atoms, spans, at))
             except Exception:  # a trial the checker cannot judge is simply a bad place
-                score, expanded = len(toks), MAX_EXPANDED_FORMS  # its work unknown: the most it could be
+                score, extra = len(toks), MOST_EXTRA  # its work unknown: the most it could be
             trials += 1
-            spent += len(toks) + expanded
-            dearest = max(dearest, len(toks) + expanded)
+            spent += len(toks) + extra
+            dearest = max(dearest, len(toks) + extra)
             key = (score, costs[k], int(at >= 2 and toks[at - 2].type == "LPAR"), at)
             if best is None or key < best[0]:
                 best = (key, at)

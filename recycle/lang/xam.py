@@ -57,10 +57,13 @@ def _old_partition(sx) -> bool:
 
 
 def _walk(x):
-    yield x
-    if isinstance(x, SList):
-        for item in x.items:
-            yield from _walk(item)
+    """Every form and atom in x, depth-first in text order (with a stack: see lint._walk)."""
+    todo = [x]
+    while todo:
+        y = todo.pop()
+        yield y
+        if isinstance(y, SList):
+            todo.extend(reversed(y.items))
 
 
 def _modern_only(sx) -> bool:

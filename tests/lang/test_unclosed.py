@@ -153,3 +153,38 @@ def test_forms_expanded_from_definitions_count_against_the_budget(monkeypatch):
     assert spent <= reader.WORK + MAX_EXPANDED_FORMS
     assert spent + max(n + e for e in expanded) > reader.WORK  # the budget stopped the search
     assert 1 < len(trials) < min(reader.TRIALS, reader.WORK // n)  # counting tokens alone would allow more
+
+
+def test_constants_a_clean_trial_works_out_count_against_the_budget(monkeypatch):
+    # Five declares of 99,999 numbers each: a trial that checks clean builds all of them and the deck's
+    # two cards, work its few tokens do not show; a trial in error stops before the constants.
+    declares = tuple(f" (declare (range 1..99999) 'R{chr(65 + k)})" for k in range(5))
+    items = [f" (do ((set (game sto X) {i})))" for i in range(20)]
+    items[10] = items[10][:-1]  # a `)` missing from one `do`
+    text = _game(items, "0", declares)
+    trials = _counted_trials(monkeypatch)
+    span = _reported(text, "consts.gdl")
+    assert span.line == 1 + len(declares) + 1 + 11
+    clean = [extra for errors, extra in trials if errors == 0]
+    assert clean and all(extra == 5 * 99_999 + 2 for extra in clean)
+    assert all(extra == 0 for errors, extra in trials if errors)
+
+
+def test_the_budget_stops_trials_that_work_out_large_constants(monkeypatch):
+    # Every place for the missing `)` after the first line of the do gives a clean game; each such trial
+    # builds 400,000 constant elements, so a budget of 1,000,000 allows two of them where its tokens
+    # alone would allow hundreds.
+    declares = tuple(f" (declare (range 1..100000) 'R{chr(65 + k)})" for k in range(4))
+    items = [" (do (", *[f"  (set (game sto X) {i})" for i in range(30)], " )"]
+    text = _game(items, "0", declares)
+    n = len(tokenize(SourceFile(text, "many.gdl")))
+    monkeypatch.setattr(reader, "WORK", 1_000_000)
+    trials = _counted_trials(monkeypatch)
+    with pytest.raises(LoadError):
+        read_sexprs(SourceFile(text, "many.gdl"))
+    extras = [extra for _, extra in trials]
+    assert sum(1 for e in extras if e == 400_002) >= 1
+    spent = sum(n + e for e in extras)
+    assert spent <= reader.WORK + reader.MOST_EXTRA
+    assert len(trials) < reader.WORK // n  # counting tokens alone would allow more
+    assert len(trials) <= 1 + reader.WORK // (n + 400_002) + sum(1 for e in extras if e < 400_002)

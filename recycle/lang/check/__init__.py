@@ -25,12 +25,14 @@ def check_game(src: SourceFile, forms: list, warnings: list[Diagnostic], params:
 
 
 def judge_trial(src: SourceFile, forms: list) -> tuple[int, int]:
-    """(load-time errors, forms expanded from uses of definitions) of forms checked as a game without
-    parameters: how the reader judges a place for a missing `)`, and the part of the check's cost that
-    the forms' own size does not show (each use of a definition is checked anew)."""
+    """(load-time errors, work beyond the tokens) of forms checked as a game without parameters: how the
+    reader judges a place for a missing `)`, and the part of the check's cost that the forms' own size
+    does not show: the forms expanded from uses of definitions (each use is checked anew) and, when the
+    check gets that far, the constants worked out (the cards of the decks, the elements of the
+    declared lists)."""
     b = Builder(src, None)
     _check(b, forms, {})
-    return len(_once(b.errors)), b.expanded_forms
+    return len(_once(b.errors)), b.expanded_forms + b.constant_elements
 
 
 def _check(b: Builder, forms: list, params: dict) -> A.Game | None:

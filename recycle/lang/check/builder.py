@@ -49,6 +49,13 @@ class Builder:
         self.body_shape: dict[str, tuple[int, int]] = {}
         self.expanded_depth = 0
         self.expanded_forms = 0
+        # cards of the decks and elements of the declared lists made when the constants are worked out
+        # (check_setup): with expanded_forms, the work of a check its tokens do not show (reader.WORK)
+        self.constant_elements = 0
+
+    def count_constants(self, k: int) -> None:
+        """Count k more constant elements made (consts.declared_values tells each declare's)."""
+        self.constant_elements += k
 
     def action(self, sx: SList, scope, in_choice: bool):
         """An action form, by its head (the table of `registry`)."""

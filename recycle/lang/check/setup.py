@@ -17,10 +17,10 @@ from ..consts import (
     const_value,
     declared_values,
     meld_rules,
+    nodes_of,
     resolve_teams,
     too_many_board_cells,
     too_many_players,
-    walk,
 )
 from ..decks import (
     MAX_CARDS,
@@ -213,16 +213,20 @@ def game(b: Builder, forms: list):
     if len(forms) > 1:
         b.error("syntax", f"unexpected {to_text(forms[1])} after the game form", forms[1])
     elems = list(g.items[1:])
-    scope: dict = {}
     declares, defines = [], []
     limits = None
-    # Before setup: declares, definitions and limits, in any order (a declare sees the declares above it).
-    while elems and isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, *PROLOGUE):
-        d = elems.pop(0)
+    # Before setup: declares, definitions and limits, in any order (a declare sees the declares above it:
+    # b.declared itself, which only a declare adds to, so that a megabyte of declares is not copied once
+    # per declare).
+    scope = b.declared
+    first = 0
+    while first < len(elems) and isinstance(elems[first], SList) and elems[first].items and \
+            b.kw(elems[first].head, *PROLOGUE):
+        d = elems[first]
+        first += 1
         try:
             if d.head.text == "declare":
                 declares.append(declare(b, d, scope))
-                scope = dict(b.declared)
             elif d.head.text == "define":
                 defines.append(definitions.define_form(b, d))
             elif d.head.text == "limits":
@@ -234,6 +238,8 @@ def game(b: Builder, forms: list):
                 b.fail("placement", "(extends \"…\") must be the first form of the game", d)
         except Fail:
             pass
+    del elems[:first]
+    scope = dict(b.declared)  # what setup and the items see: the declares, as a scope of their own
     if not elems or not (isinstance(elems[0], SList) and elems[0].items and b.kw(elems[0].head, "setup")):
         at = elems[0] if elems else g
         if elems and isinstance(elems[0], SList) and any(isinstance(e, SList) and e.items and b.kw(e.head, "setup")
@@ -328,28 +334,28 @@ def _setup_cards(d, env: dict) -> int:
 def check_setup(b: Builder, game: A.Game, params: dict) -> None:
     """Load-time checks of the constant parts: decks, declares with overrides, player count, teams."""
     described = 0  # cards of the decks expanded so far, counted before each is made
-    for node in walk(game):
-        if isinstance(node, A.CreateDeck):
-            size = deck_size(node.attributes)
-            described += size if size <= MAX_CARDS else 0  # a larger deck is refused alone, unmade
-            if described > MAX_DESCRIBED_CARDS:
-                b.error("limit", too_many_described(described), node)
-                break
-            try:
-                expand_deck(node.attributes)
-            except DeckError as e:
-                b.error("deck", e.message, e.span if e.span.line else node.span)
+    found = nodes_of(game, A.CreateDeck, A.MeldRulesForm, A.CreateBoard)
+    for node in found[A.CreateDeck]:
+        size = deck_size(node.attributes)
+        described += size if size <= MAX_CARDS else 0  # a larger deck is refused alone, unmade
+        if described > MAX_DESCRIBED_CARDS:
+            b.error("limit", too_many_described(described), node)
+            break
+        b.constant_elements += size if size <= MAX_CARDS else 0
+        try:
+            expand_deck(node.attributes)
+        except DeckError as e:
+            b.error("deck", e.message, e.span if e.span.line else node.span)
     try:
-        env = declared_values(game, params)
+        env = declared_values(game, params, b.count_constants)
     except ConstError as e:
         b.error(e.cls or ("meld" if isinstance(e.node, A.MeldRulesForm) else "arithmetic"), str(e), e.node)
         return
-    for node in walk(game):
-        if isinstance(node, A.MeldRulesForm):
-            try:
-                meld_rules(node, env)
-            except ConstError as e:
-                b.error("meld", str(e), e.node)
+    for node in found[A.MeldRulesForm]:
+        try:
+            meld_rules(node, env)
+        except ConstError as e:
+            b.error("meld", str(e), e.node)
     if game.limits is not None:
         lim = game.limits
         for which, x in (("decisions", lim.decisions), ("steps", lim.steps), ("options", lim.options)):
@@ -372,16 +378,15 @@ def check_setup(b: Builder, game: A.Game, params: dict) -> None:
         b.error("limit", too_many_cards(cards, "setup creates"), game.setup)
         return
     cells = 0  # of every board form so far, counted without making them
-    for node in walk(game):
-        if isinstance(node, A.CreateBoard):
-            msg = board_problem(node, env)
-            if msg:
-                b.error("setup", msg, node)
-                continue
-            cells += board_cells(node, env) * (1 if isinstance(node.location.owner, A.GameOwner) else n)
-            if cells > MAX_BOARD_CELLS:
-                b.error("limit", too_many_board_cells(cells), node)
-                break
+    for node in found[A.CreateBoard]:
+        msg = board_problem(node, env)
+        if msg:
+            b.error("setup", msg, node)
+            continue
+        cells += board_cells(node, env) * (1 if isinstance(node.location.owner, A.GameOwner) else n)
+        if cells > MAX_BOARD_CELLS:
+            b.error("limit", too_many_board_cells(cells), node)
+            break
     if game.setup.teams is not None:
         try:
             _, one_based = resolve_teams(game.setup.teams.teams, n)

@@ -1,27 +1,51 @@
 """Layer one of loading: game text -> S-expressions (lists and atoms) with positions.
 
-The tokens are those of the surface grammar in grammars/recycle.lark (`lexer`).  Before the
+Lark reads the surface grammar in grammars/recycle.lark: its lexer makes the tokens.  Before the
 forms are built, the token stream is checked for balanced parentheses so that a missing
 `)` is reported at the `(` left open, and stray `)` after the game become a
-warning (language spec §2.7).
+warning (language spec §2.7).  The grammar's only rule is a list of atoms, so the forms of a
+balanced stream are built with a stack, as the grammar's LALR parser would build them but
+without its parse tree (tests/lang/test_reader_forms.py compares the two on every game).
 """
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters
 
 from ..errors import Diagnostic, InternalError, LoadError, Span
 from .check import check_game, judge_trial
 from .check.definitions import MAX_EXPANDED_FORMS
 from .consts import MAX_CONST_ELEMENTS
 from .decks import MAX_DESCRIBED_CARDS
-from .lexer import Token, lex
 from .sexprs import MAX_DEPTH, Atom, SList
 from .source import SourceFile
 from .values import MAX_INT_DIGITS
 from .words import EXTENSION_KEYWORDS, KEYWORDS, UNSUPPORTED_WORDS
 
 MAX_LEXICAL_ERRORS = 20  # reading stops after this many (docs/limits.md)
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_text() -> str:
+    """The Lark grammar, from the installed package or the source tree."""
+    try:
+        return resources.files("recycle.grammars").joinpath("recycle.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        here = Path(__file__).resolve().parent.parent.parent / "grammars" / "recycle.lark"
+        return here.read_text("utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def grammar() -> Lark:
+    """The surface grammar: its lexer reads every file; its LALR parser is the statement the forms are
+    built to (the tests' oracle)."""
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 _WORD_OK = {
     "NAME": re.compile(r"[A-Z]+\Z"),
@@ -95,13 +119,36 @@ def _classify(tok: Token, src: SourceFile, errors: list) -> Atom:
 
 
 def tokenize(src: SourceFile) -> list[Token]:
-    """All tokens of the file; a character that cannot start a token is a lexical error."""
+    """All tokens of the file (Lark's lexer); a character that cannot start a token is a lexical error."""
+    toks: list[Token] = []
+    errors: list[Diagnostic] = []
     text = src.text
-    toks, bad = lex(text, MAX_LEXICAL_ERRORS)
-    if bad:
-        raise LoadError([src.diag("error", "lexical", _lexical_message(text[at]), src.span(line, column))
-                         for at, line, column in bad])
+    pos = 0
+    lexer = grammar()
+    while True:
+        try:
+            for tok in lexer.lex(text if pos == 0 else _blank_prefix(text, pos)):
+                toks.append(tok)
+            break
+        except UnexpectedCharacters as e:
+            span = src.span(e.line, e.column)
+            bad = e.pos_in_stream
+            assert bad is not None  # Optional in UnexpectedInput; the lexer's error always has it
+            ch = text[bad] if bad < len(text) else "?"
+            errors.append(src.diag("error", "lexical", _lexical_message(ch), span))
+            if len(errors) >= MAX_LEXICAL_ERRORS:
+                break
+            # Resume after the bad character, keeping positions by blanking
+            # the text before it (lines and columns stay true).
+            pos = bad + 1
+            toks = [t for t in toks if t.start_pos is not None and t.start_pos < bad]
+    if errors:
+        raise LoadError(errors)
     return toks
+
+
+def _blank_prefix(text: str, pos: int) -> str:
+    return re.sub(r"[^\n]", " ", text[:pos]) + text[pos:]
 
 
 _GLUED = re.compile(r"('[A-Z]+)([a-z]+)\Z")
@@ -334,7 +381,7 @@ def _errors_of_complete_forms(toks: list[Token], src: SourceFile) -> list[Diagno
             stack.append(t)
         elif t.type == "RPAR" and stack:
             o = stack.pop()
-            complete.append(((o.line, o.column), (t.line, t.column)))
+            complete.append(((o.line, o.column), (t.line, t.column)))  # type: ignore[arg-type]
     return [d for d in errors if d.span.file == src.filename and
             any(a <= (d.span.line, d.span.column) <= b for a, b in complete)]
 

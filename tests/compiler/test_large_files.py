@@ -3,36 +3,12 @@ seconds (bench/bigfiles.py times files of a megabyte).  Each test here fails wit
 from __future__ import annotations
 
 import gc
-import sys
 
 from recycle.compiler import codegen, compile_game, driver, fusion_trees
 from recycle.lang import ast as A
 from recycle.lang import parse_game
+from support.costs import nested_game, python_calls
 from support.games import make_game
-
-
-def python_calls(fn) -> int:
-    """How many Python frames fn() enters (each resumption of a generator is one)."""
-    n = 0
-
-    def count(frame, event, arg):
-        nonlocal n
-        if event == "call":
-            n += 1
-
-    sys.setprofile(count)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return n
-
-
-def nested_game(depth: int, items: int) -> str:
-    """A game of `items` items, each setting a value nested `depth` forms deep."""
-    expr = "(+ 1 " * depth + "0" + ")" * depth
-    return make_game(declares="(declare 0 'X)",
-                     items="\n ".join(f"(do ((set (game sto X) {expr})))" for _ in range(items)))
 
 
 def test_compiling_a_deep_game_costs_per_form_what_a_shallow_one_does():

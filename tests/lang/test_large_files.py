@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import sys
 
 import pytest
 
@@ -11,32 +10,8 @@ from recycle.lang import lint, load, parse_game, xam
 from recycle.lang.check import setup
 from recycle.lang.consts import walk
 from recycle.lang.sexprs import Atom, SList
+from support.costs import nested_game, python_calls
 from support.games import make_game
-
-
-def python_calls(fn, code=None) -> int:
-    """How many Python frames fn() enters (each resumption of a generator is one), only those running
-    `code` if given."""
-    n = 0
-
-    def count(frame, event, arg):
-        nonlocal n
-        if event == "call" and (code is None or frame.f_code is code):
-            n += 1
-
-    sys.setprofile(count)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return n
-
-
-def nested_game(depth: int, items: int) -> str:
-    """A game of `items` items, each setting a value nested `depth` forms deep."""
-    expr = "(+ 1 " * depth + "0" + ")" * depth
-    return make_game(declares="(declare 0 'X)",
-                     items="\n ".join(f"(do ((set (game sto X) {expr})))" for _ in range(items)))
 
 
 def chain(depth: int) -> SList:

@@ -4,9 +4,7 @@ Loading a megabyte of small forms makes millions of objects that all live on (to
 nodes, closures), none of them garbage; the collector, triggered every few hundred allocations,
 walks them again and again for nothing: about half the time of `recycle check` on such a file.
 Reference counting still frees everything that is not in a cycle, and the collector runs as usual
-once the work is done, starting with one collection of the young generations: the objects made
-meanwhile go to the oldest in one pass, rather than in the first collections of the game played next
-(a megabyte's game then played at a third of its speed for its first games).
+once the work is done.
 """
 from __future__ import annotations
 
@@ -17,8 +15,7 @@ from contextlib import contextmanager
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Run the body with the cyclic collector off, then turn it back on if it was on (collecting the young
-    generations once)."""
+    """Run the body with the cyclic collector off, then turn it back on if it was on."""
     was_on = gc.isenabled()
     gc.disable()
     try:
@@ -26,4 +23,3 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_on:
             gc.enable()
-            gc.collect(1)

@@ -90,17 +90,3 @@ def test_the_collector_is_off_while_a_game_loads_and_back_on_after(monkeypatch):
     with pytest.raises(load.LoadError):
         parse_game("(game")
     assert gc.isenabled()
-
-
-def test_what_was_made_while_loading_is_collected_once_after(monkeypatch):
-    # One collection of the young generations when the collector comes back on; none while paused.
-    collected: list[tuple[int, bool]] = []
-    collect = gc.collect
-
-    def recording(generation=2):
-        collected.append((generation, gc.isenabled()))
-        return collect(generation)
-
-    monkeypatch.setattr(gc, "collect", recording)
-    parse_game(nested_game(1, 1))
-    assert collected == [(1, True)]

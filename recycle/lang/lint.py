@@ -21,7 +21,7 @@ import difflib
 from collections.abc import Iterator
 
 from ..errors import Diagnostic, Span
-from .sexprs import Atom, SList, to_text
+from .sexprs import Atom, SList, to_text, walk
 from .source import SourceFile
 
 CLASSES = ("undeclared", "unwritten", "unread", "constant", "never-option")
@@ -38,14 +38,8 @@ def _kw(x, *words: str) -> bool:
 
 
 def _walk(x) -> Iterator[SList]:
-    """Every list form in x, depth-first in text order.  With a stack, not recursion: a generator that
-    yields from itself passes each form up through every level above it, so a form 400 deep costs 400."""
-    todo = [x]
-    while todo:
-        y = todo.pop()
-        if isinstance(y, SList):
-            yield y
-            todo.extend(reversed(y.items))
+    """Every list form in x, depth-first in text order."""
+    return walk(x)
 
 
 def _location(x) -> tuple[str, str] | None:
@@ -232,12 +226,7 @@ def _constants(forms, warn) -> None:
 
 def _walk_outside_defines(x) -> Iterator[SList]:
     """As _walk, leaving out every (define …) and what it holds."""
-    todo = [x]
-    while todo:
-        y = todo.pop()
-        if isinstance(y, SList) and not _kw(y.head, "define"):
-            yield y
-            todo.extend(reversed(y.items))
+    return walk(x, skip=lambda y: _kw(y.head, "define"))
 
 
 def _random(x) -> bool:

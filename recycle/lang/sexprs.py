@@ -5,6 +5,8 @@ reader, and the reader may ask the checker where a missing `)` fits best.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import attrs
 
 from ..errors import NOWHERE, Span
@@ -73,3 +75,19 @@ def to_text(x, limit: int = 60) -> str:
     if len(s) > limit:
         s = s[: limit - 4] + " …)"
     return s
+
+
+def walk(x, atoms: bool = False, skip: Callable[[SList], bool] | None = None) -> Iterator:
+    """Every list in x, and with `atoms` every atom too, depth-first in text order; a list `skip` holds
+    true for is left out with all it holds.  With a stack, not recursion: a generator that yields from
+    itself passes each form up through every level above it, so a form 400 deep would cost 400."""
+    todo = [x]
+    while todo:
+        y = todo.pop()
+        if isinstance(y, SList):
+            if skip is not None and skip(y):
+                continue
+            yield y
+            todo.extend(reversed(y.items))
+        elif atoms:
+            yield y

@@ -20,7 +20,7 @@ docs/language.md "Older dialect (CardStockXam)" is the user's account of both.
 from __future__ import annotations
 
 from ..errors import Diagnostic
-from .sexprs import Atom, SList, to_text
+from .sexprs import Atom, SList, to_text, walk
 from .source import SourceFile
 
 DIALECTS = ("auto", "modern", "xam")
@@ -57,13 +57,8 @@ def _old_partition(sx) -> bool:
 
 
 def _walk(x):
-    """Every form and atom in x, depth-first in text order (with a stack: see lint._walk)."""
-    todo = [x]
-    while todo:
-        y = todo.pop()
-        yield y
-        if isinstance(y, SList):
-            todo.extend(reversed(y.items))
+    """Every form and atom in x, depth-first in text order."""
+    return walk(x, atoms=True)
 
 
 def _modern_only(sx) -> bool:
